@@ -1,0 +1,244 @@
+/*
+ * vg.h — AES and the AES-based AEADs, constant time, with run-time selected implementations.
+ *
+ * This header is the manual. Every function documents the lengths it takes, what may alias, and what
+ * it writes when it fails. General rules that hold everywhere unless a function says otherwise:
+ *
+ *  - Contexts (keys, streams) are caller-allocated complete types that need no heap. They are opaque:
+ *    read or write them only through these functions. A key is read-only after set-up and may be
+ *    shared by any number of threads; a stream belongs to one thread at a time.
+ *  - A key records the implementation that set it up (see vg_impl_select) and keeps using it.
+ *  - Arguments are checked before anything is written: a call that returns an error other than
+ *    VG_ERR_AUTH has written nothing to any output (out, tag, key or stream).
+ *  - NULL is accepted for a buffer whose length is 0. NULL with a non-zero length is VG_ERR_ARG.
+ *  - in == out is allowed; any other overlap of in and out is VG_ERR_ARG.
+ *  - No branch and no memory address depends on a key, a nonce, a plaintext, a ciphertext, AAD or a
+ *    tag. Lengths are public.
+ *  - Wipe functions zero a context in a way the compiler may not remove.
+ */
+#ifndef VG_H
+#define VG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define VG_API __attribute__((visibility("default")))
+#define VG_ALIGN64 __attribute__((aligned(64)))
+#else
+#define VG_API
+#define VG_ALIGN64 _Alignas(64)
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Errors                                                                                          */
+
+#define VG_OK 0
+#define VG_ERR_KEY_LENGTH   (-1)
+#define VG_ERR_NONCE_LENGTH (-2)
+#define VG_ERR_TAG_LENGTH   (-3)
+#define VG_ERR_LENGTH       (-4)  /* message or AAD longer than the mode allows */
+#define VG_ERR_AUTH         (-5)  /* tag mismatch; the output has been zeroed */
+#define VG_ERR_ARG          (-6)  /* NULL with a non-zero length, partly overlapping buffers, misuse */
+#define VG_ERR_UNSUPPORTED  (-7)  /* implementation not available on this CPU */
+
+/* A static English sentence for any code (unknown codes included); never NULL. */
+VG_API const char *vg_strerror(int code);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Implementations                                                                                 */
+/*
+ * "portable" (bitsliced, constant-time C) runs everywhere. Hardware implementations are added per
+ * architecture and listed by vg_impl_list only where the CPU (and the OS) can run them.
+ *
+ * The first call into the library picks the implementation new keys will use: the one named by the
+ * environment variable VG_IMPL if it names an available implementation, else the best available one.
+ * vg_impl_select changes it later. Both are thread-safe; a key keeps the implementation that set it
+ * up, whatever is selected afterwards.
+ */
+
+/* The name of the implementation new keys will use. Never NULL. */
+VG_API const char *vg_impl_name(void);
+/* Select by name ("auto" = best available). VG_OK, or VG_ERR_UNSUPPORTED for a name this build does
+   not know or this CPU cannot run (the selection is then unchanged); VG_ERR_ARG for NULL. */
+VG_API int vg_impl_select(const char *name);
+/* Writes up to max names (static strings) of the implementations available here, best first, and
+   returns how many there are in all (which may exceed max). names may be NULL when max is 0. */
+VG_API size_t vg_impl_list(const char **names, size_t max);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* AES block cipher: FIPS 197                                                                      */
+
+#define VG_AES_BLOCK_SIZE 16
+#define VG_AES_KEY_SIZE   2112 /* sizeof(vg_aes_key) */
+
+typedef struct vg_aes_key {
+    VG_ALIGN64 unsigned char opaque[VG_AES_KEY_SIZE];
+} vg_aes_key;
+
+/* Expands a 16-, 24- or 32-byte key for encryption and decryption.
+   VG_ERR_ARG if k is NULL (or key is NULL with key_len != 0 and key_len is a valid length);
+   VG_ERR_KEY_LENGTH for any other key_len. On error *k is left untouched. */
+VG_API int vg_aes_expand_key(vg_aes_key *k, const uint8_t *key, size_t key_len);
+
+/* ECB over nblocks whole 16-byte blocks. in == out is allowed. These functions return nothing: they
+   do nothing at all if k was never set up, if in or out is NULL while nblocks > 0, or if in and out
+   partly overlap. */
+VG_API void vg_aes_ecb_encrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks);
+VG_API void vg_aes_ecb_decrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* CTR with a 32-bit counter: block i is XORed with E(cb + i), where + i adds to the last 32 bits of
+   the counter block, big-endian, mod 2^32 (SP 800-38D inc32), leaving the first 96 bits alone.
+   On return counter holds cb + nblocks. in == out is allowed. Does nothing (counter included) under
+   the same conditions as the ECB functions, or when counter is NULL. */
+VG_API void vg_aes_ctr32(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                         size_t nblocks);
+
+/* Zeroes the key; the compiler may not elide it. NULL is ignored. */
+VG_API void vg_aes_key_wipe(vg_aes_key *k);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* AES-CTR as a byte stream                                                                        */
+/*
+ * For callers that treat AES-CTR as a stream cipher: any lengths across calls, the unused part of
+ * the last keystream block kept for the next call. Same inc32 counter as vg_aes_ctr32. The stream
+ * keeps a pointer to the key: the key must stay valid (and unchanged) while the stream is used.
+ * The keystream repeats after 2^32 blocks (64 GiB) from the initial counter: stop well before that.
+ */
+
+#define VG_AES_CTR_STREAM_SIZE 64
+typedef struct vg_aes_ctr_stream {
+    VG_ALIGN64 unsigned char opaque[VG_AES_CTR_STREAM_SIZE];
+} vg_aes_ctr_stream;
+
+/* VG_ERR_ARG if s, k or counter is NULL or k was never set up. */
+VG_API int vg_aes_ctr_stream_init(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint8_t counter[16]);
+/* XORs len bytes of keystream into in, writing out. in == out allowed. VG_ERR_ARG for a stream not
+   initialised, NULL with len > 0, or partial overlap (nothing written then). */
+VG_API int vg_aes_ctr_stream_xor(vg_aes_ctr_stream *s, const uint8_t *in, uint8_t *out, size_t len);
+/* Zeroes the stream (keystream and counter). NULL is ignored. */
+VG_API void vg_aes_ctr_stream_wipe(vg_aes_ctr_stream *s);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* AES-GCM: SP 800-38D                                                                             */
+/*
+ * Keys 16/24/32 bytes. Nonce: any length >= 1 byte (12 is the fast path; other lengths go through
+ * GHASH as SP 800-38D §7.1 says). Tags: 16, 15, 14, 13, 12, 8 or 4 bytes (the first bytes of the full
+ * tag). Limits: plaintext <= 2^36 - 32 bytes, AAD <= 2^61 - 1 bytes.
+ *
+ * A (key, nonce) pair must never encrypt two different messages: doing so reveals the XOR of the
+ * plaintexts and lets an attacker forge tags. With random 12-byte nonces, keep to 2^32 messages per
+ * key. Short tags (4, 8 bytes) are weak forgery protection; see SP 800-38D Appendix C.
+ */
+
+#define VG_AES_GCM_KEY_SIZE 3136
+typedef struct vg_aes_gcm_key {
+    VG_ALIGN64 unsigned char opaque[VG_AES_GCM_KEY_SIZE];
+} vg_aes_gcm_key;
+
+/* VG_ERR_ARG for NULL k (or NULL key with a valid length), VG_ERR_KEY_LENGTH otherwise as for
+   vg_aes_expand_key. On error *k is untouched. */
+VG_API int vg_aes_gcm_init(vg_aes_gcm_key *k, const uint8_t *key, size_t key_len);
+
+/* Encrypts len bytes of in into out (in == out allowed) and writes tag_len bytes of tag.
+   Errors, checked in this order, with nothing written: VG_ERR_ARG (k NULL or not set up),
+   VG_ERR_NONCE_LENGTH, VG_ERR_TAG_LENGTH, VG_ERR_LENGTH (len or aad_len over the limit), VG_ERR_ARG
+   (NULL with non-zero length, tag NULL, partial overlap). */
+VG_API int vg_aes_gcm_seal(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                           uint8_t *out, uint8_t *tag, size_t tag_len);
+
+/* Verifies tag (constant-time comparison) and decrypts len bytes of in into out (in == out allowed).
+   VG_ERR_AUTH if the tag does not match: out has then been zeroed (all len bytes). Other errors as for
+   seal, with nothing written. */
+VG_API int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                           const uint8_t *tag, size_t tag_len, uint8_t *out);
+
+/* Zeroes the key. NULL is ignored. */
+VG_API void vg_aes_gcm_key_wipe(vg_aes_gcm_key *k);
+
+/*
+ * Streaming GCM: stream_init, then AAD (any number of calls, any lengths), then data (any number of
+ * calls, any lengths, all encrypt or all decrypt), then finish (sealing side) or verify (opening side).
+ * A call out of this order returns VG_ERR_ARG and changes nothing. The stream keeps a pointer to the
+ * key, which must stay valid until finish/verify. finish and verify wipe the stream, successful or
+ * not (a later call gets VG_ERR_ARG); vg_aes_gcm_stream_wipe abandons a stream.
+ *
+ * !!! vg_aes_gcm_stream_decrypt RELEASES UNAUTHENTICATED PLAINTEXT. The bytes it writes are not known
+ * !!! to be genuine until vg_aes_gcm_stream_verify returns VG_OK, and verify cannot take them back.
+ * !!! Do not act on them (parse, display, forward, store) before then. If you can hold the whole
+ * !!! message, use vg_aes_gcm_open, which releases nothing on failure.
+ *
+ * The message limits are those of one-shot GCM; data past them gets VG_ERR_LENGTH.
+ */
+#define VG_AES_GCM_STREAM_SIZE 192
+typedef struct vg_aes_gcm_stream {
+    VG_ALIGN64 unsigned char opaque[VG_AES_GCM_STREAM_SIZE];
+} vg_aes_gcm_stream;
+
+/* VG_ERR_ARG (s or k NULL, k not set up, NULL nonce), VG_ERR_NONCE_LENGTH (nonce_len 0). */
+VG_API int vg_aes_gcm_stream_init(vg_aes_gcm_stream *s, const vg_aes_gcm_key *k,
+                                  const uint8_t *nonce, size_t nonce_len);
+VG_API int vg_aes_gcm_stream_aad(vg_aes_gcm_stream *s, const uint8_t *aad, size_t len);
+VG_API int vg_aes_gcm_stream_encrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out);
+VG_API int vg_aes_gcm_stream_decrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out);
+/* Sealing side: writes tag_len bytes (16, 15, 14, 13, 12, 8 or 4). VG_ERR_TAG_LENGTH leaves the stream
+   usable for another finish. */
+VG_API int vg_aes_gcm_stream_finish(vg_aes_gcm_stream *s, uint8_t *tag, size_t tag_len);
+/* Opening side: VG_OK or VG_ERR_AUTH (constant-time comparison). See the warning above. */
+VG_API int vg_aes_gcm_stream_verify(vg_aes_gcm_stream *s, const uint8_t *tag, size_t tag_len);
+/* Zeroes a stream (abandoning it). NULL is ignored. */
+VG_API void vg_aes_gcm_stream_wipe(vg_aes_gcm_stream *s);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* AES-GCM-SIV: RFC 8452                                                                           */
+/*
+ * Nonce-misuse resistant: repeating a nonce reveals only whether two (AAD, plaintext) pairs were
+ * equal. Keys 16 or 32 bytes; nonce 12 bytes; tag_len must be 16; plaintext <= 2^36 bytes,
+ * AAD <= 2^36 bytes. Per-message keys are derived as RFC 8452 §4 says.
+ * Errors and what is written on error: as for GCM.
+ */
+#define VG_AES_GCM_SIV_KEY_SIZE VG_AES_KEY_SIZE
+typedef struct vg_aes_gcm_siv_key {
+    VG_ALIGN64 unsigned char opaque[VG_AES_GCM_SIV_KEY_SIZE];
+} vg_aes_gcm_siv_key;
+
+VG_API int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len);
+VG_API int vg_aes_gcm_siv_seal(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+                               const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                               uint8_t *out, uint8_t *tag, size_t tag_len);
+VG_API int vg_aes_gcm_siv_open(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+                               const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                               const uint8_t *tag, size_t tag_len, uint8_t *out);
+VG_API void vg_aes_gcm_siv_key_wipe(vg_aes_gcm_siv_key *k);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* AES-CCM: SP 800-38C / RFC 3610                                                                  */
+/*
+ * Keys 16/24/32; nonce 7..13 bytes (L = 15 - nonce_len); tags 4, 6, 8, 10, 12, 14 or 16;
+ * plaintext < 2^(8L) bytes; AAD of any length (all three encodings of its length).
+ * A (key, nonce) pair must never encrypt two messages. Errors and what is written: as for GCM.
+ */
+#define VG_AES_CCM_KEY_SIZE VG_AES_KEY_SIZE
+typedef struct vg_aes_ccm_key {
+    VG_ALIGN64 unsigned char opaque[VG_AES_CCM_KEY_SIZE];
+} vg_aes_ccm_key;
+
+VG_API int vg_aes_ccm_init(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len);
+VG_API int vg_aes_ccm_seal(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                           uint8_t *out, uint8_t *tag, size_t tag_len);
+VG_API int vg_aes_ccm_open(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                           const uint8_t *tag, size_t tag_len, uint8_t *out);
+VG_API void vg_aes_ccm_key_wipe(vg_aes_ccm_key *k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VG_H */

@@ -1,0 +1,79 @@
+/*
+ * impl.c — which implementation runs: the list compiled in, CPU detection, VG_IMPL, vg_impl_select.
+ *
+ * The selection is one atomic pointer. The first reader that finds it empty computes the default
+ * (VG_IMPL if it names an available implementation, else the best available) and installs it with a
+ * compare-and-swap; detection is a pure function of the CPU and the environment, so two threads racing
+ * here compute the same answer and either store is right. Availability is probed once per
+ * implementation and cached in an atomic int (0 unknown, 1 no, 2 yes) for the same reason.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* Best first. Each architecture's backends are added here under their #if. */
+const struct vg_impl *const vg_all_impls[] = {
+    &vg_portable_impl,
+    NULL,
+};
+
+#define VG_MAX_IMPLS 8
+static atomic_int availability[VG_MAX_IMPLS];
+_Static_assert(sizeof(vg_all_impls) / sizeof(vg_all_impls[0]) <= VG_MAX_IMPLS + 1, "raise VG_MAX_IMPLS");
+
+static int impl_available(size_t i)
+{
+    int a = atomic_load_explicit(&availability[i], memory_order_acquire);
+    if (a == 0) {
+        a = vg_all_impls[i]->available() ? 2 : 1;
+        atomic_store_explicit(&availability[i], a, memory_order_release);
+    }
+    return a == 2;
+}
+
+static const struct vg_impl *find_available(const char *name)
+{
+    for (size_t i = 0; vg_all_impls[i]; i++) {
+        if (!impl_available(i)) continue;
+        if (name == NULL || strcmp(name, "auto") == 0 || strcmp(name, vg_all_impls[i]->name) == 0)
+            return vg_all_impls[i];
+    }
+    return NULL;
+}
+
+static _Atomic(const struct vg_impl *) current;
+
+const struct vg_impl *vg_current_impl(void)
+{
+    const struct vg_impl *impl = atomic_load_explicit(&current, memory_order_acquire);
+    if (impl) return impl;
+    const char *env = getenv("VG_IMPL");
+    const struct vg_impl *chosen = env ? find_available(env) : NULL;
+    if (!chosen) chosen = find_available(NULL);
+    const struct vg_impl *expected = NULL;
+    if (!atomic_compare_exchange_strong(&current, &expected, chosen)) return expected;
+    return chosen;
+}
+
+const char *vg_impl_name(void) { return vg_current_impl()->name; }
+
+int vg_impl_select(const char *name)
+{
+    if (!name) return VG_ERR_ARG;
+    const struct vg_impl *impl = find_available(name);
+    if (!impl) return VG_ERR_UNSUPPORTED;
+    atomic_store_explicit(&current, impl, memory_order_release);
+    return VG_OK;
+}
+
+size_t vg_impl_list(const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; vg_all_impls[i]; i++) {
+        if (!impl_available(i)) continue;
+        if (names && n < max) names[n] = vg_all_impls[i]->name;
+        n++;
+    }
+    return n;
+}

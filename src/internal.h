@@ -1,0 +1,166 @@
+/*
+ * internal.h — the implementation table and the internal helpers every part of the library shares.
+ *
+ * How the pieces fit (see docs/design.md):
+ *   include/vg.h     public functions: check arguments, then call the mode
+ *   src/modes/*.c    each mode written once, over `struct vg_impl`: counters, lengths, padding, tags
+ *   src/<impl>/      the block kernels of one implementation, reached only through its vg_impl table
+ *
+ * A kernel never checks arguments and never learns about lengths in bytes or tags: it takes whole
+ * 16-byte blocks. in == out is allowed for every kernel that has both; other overlaps never reach it.
+ */
+#ifndef VG_INTERNAL_H
+#define VG_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "vg.h"
+
+#define VG_INTERNAL __attribute__((visibility("hidden")))
+
+/* Bytes each implementation may use for an AES schedule (encryption and, if asked, decryption round
+   keys, in whatever layout it wants) and for a GHASH or POLYVAL key (H and its powers). */
+#define VG_SCHED_SIZE 2048
+#define VG_HKEY_SIZE 1024
+
+/*
+ * One implementation. The portable one fills every mandatory slot; the optional ones may be NULL,
+ * and the modes then compose the mandatory kernels.
+ *
+ * Byte order conventions: every kernel takes and writes blocks as byte strings in the standards'
+ * order (never host-order words), so the same mode code is right on little- and big-endian CPUs.
+ */
+struct vg_impl {
+    const char *name;
+    /* 1 if this CPU and OS can run it. Called once per process (cached by impl.c). */
+    int (*available)(void);
+
+    /* AES. key_len is 16, 24 or 32 (already checked). want_decrypt = 0 lets a hardware backend skip
+       the decryption round keys (the AEADs never decrypt blocks); ecb_decrypt is then never called
+       with that schedule. */
+    void (*aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
+    void (*aes_ecb_encrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
+    void (*aes_ecb_decrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
+    /* out[i] = in[i] ^ E(counter + i) with + i on the last 4 bytes, big-endian, mod 2^32 (inc32);
+       counter is advanced by nblocks on return. */
+    void (*aes_ctr32)(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                      size_t nblocks);
+    /* RFC 8452's counter: + i on the FIRST 4 bytes, little-endian, mod 2^32; the other 12 bytes stay.
+       counter is advanced by nblocks on return. */
+    void (*aes_ctr32_le)(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                         size_t nblocks);
+
+    /* GHASH (SP 800-38D §6.4): acc = (acc ^ in[i]) * H for each block, in GCM's bit order.
+       ghash_init stores H (and whatever powers it wants) into hkey (VG_HKEY_SIZE bytes). */
+    void (*ghash_init)(void *hkey, const uint8_t h[16]);
+    void (*ghash_update)(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
+    /* POLYVAL (RFC 8452 §3): acc = (acc ^ in[i]) * H * x^-128, in POLYVAL's bit order. */
+    void (*polyval_init)(void *hkey, const uint8_t h[16]);
+    void (*polyval_update)(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
+
+    /* CBC-MAC chain for CCM: mac = E(mac ^ in[i]) for each block. */
+    void (*cbc_mac)(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks);
+
+    /* Optional fused kernels. Each processes as many whole blocks as it likes (0..nblocks) and
+       returns how many; the mode finishes the rest with the mandatory kernels.
+       GCM: counter is the inc32 counter of the first block (advanced on return), acc the GHASH
+       accumulator; seal hashes the ciphertext it writes, open hashes the ciphertext it reads. */
+    size_t (*gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks);
+    size_t (*gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks);
+    /* CCM: mac is the CBC-MAC chain over the plaintext blocks, counter the inc32 CTR counter. */
+    size_t (*ccm_seal_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks);
+    size_t (*ccm_open_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks);
+};
+
+/* Every implementation compiled into this build, best first (NULL-terminated). */
+extern const struct vg_impl *const vg_all_impls[] VG_INTERNAL;
+extern const struct vg_impl vg_portable_impl VG_INTERNAL;
+
+/* The implementation new keys use (thread-safe, honours VG_IMPL on first use). */
+const struct vg_impl *vg_current_impl(void) VG_INTERNAL;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The layout behind the public opaque key types.                                                  */
+
+#define VG_KEY_MAGIC 0x76674b59u /* "vgKY": set last by set-up, checked by every use */
+
+struct vg_aes_key_state {
+    const struct vg_impl *impl;
+    uint32_t magic;
+    uint32_t key_len;
+    uint32_t rounds;
+    uint32_t has_decrypt;
+    unsigned char pad[64 - sizeof(void *) - 4 * sizeof(uint32_t)];
+    _Alignas(64) unsigned char sched[VG_SCHED_SIZE];
+};
+_Static_assert(sizeof(struct vg_aes_key_state) <= VG_AES_KEY_SIZE, "vg_aes_key too small");
+_Static_assert(sizeof(struct vg_aes_key_state) == 64 + VG_SCHED_SIZE, "layout");
+
+struct vg_aes_gcm_key_state {
+    struct vg_aes_key_state aes;
+    _Alignas(64) unsigned char hkey[VG_HKEY_SIZE];
+};
+_Static_assert(sizeof(struct vg_aes_gcm_key_state) <= VG_AES_GCM_KEY_SIZE, "vg_aes_gcm_key too small");
+
+/* Sets up *st with impl for key (length already checked). */
+void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
+                      size_t key_len, int want_decrypt) VG_INTERNAL;
+/* The state behind a public key, or NULL if it was never set up (or was wiped). */
+const struct vg_aes_key_state *vg_aes_key_state_of(const void *opaque) VG_INTERNAL;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Helpers (src/util.c).                                                                           */
+
+/* Zeroes n bytes through a volatile pointer and a compiler barrier: not elided. */
+void vg_wipe(void *p, size_t n) VG_INTERNAL;
+/* 0 if the first n bytes of a and b are equal, else 1; time depends on n only. */
+int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
+/* 1 if [a, a+n) and [b, b+n) overlap without being the same range. */
+int vg_partial_overlap(const void *a, const void *b, size_t n) VG_INTERNAL;
+
+static inline int vg_aes_key_len_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
+
+static inline uint32_t vg_load32_be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline void vg_store32_be(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+static inline uint32_t vg_load32_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline void vg_store32_le(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline uint64_t vg_load64_be(const uint8_t *p)
+{
+    return ((uint64_t)vg_load32_be(p) << 32) | vg_load32_be(p + 4);
+}
+static inline void vg_store64_be(uint8_t *p, uint64_t v)
+{
+    vg_store32_be(p, (uint32_t)(v >> 32)); vg_store32_be(p + 4, (uint32_t)v);
+}
+static inline uint64_t vg_load64_le(const uint8_t *p)
+{
+    return (uint64_t)vg_load32_le(p) | ((uint64_t)vg_load32_le(p + 4) << 32);
+}
+static inline void vg_store64_le(uint8_t *p, uint64_t v)
+{
+    vg_store32_le(p, (uint32_t)v); vg_store32_le(p + 4, (uint32_t)(v >> 32));
+}
+static inline void vg_xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) out[i] = a[i] ^ b[i];
+}
+
+#endif /* VG_INTERNAL_H */

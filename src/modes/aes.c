@@ -1,0 +1,66 @@
+/* aes.c — the AES key and the block-level public functions (ECB, CTR32), over the recorded impl. */
+#include "internal.h"
+
+void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
+                      size_t key_len, int want_decrypt)
+{
+    st->magic = 0;
+    st->impl = impl;
+    st->key_len = (uint32_t)key_len;
+    st->rounds = (uint32_t)(key_len / 4 + 6);
+    st->has_decrypt = (uint32_t)(want_decrypt != 0);
+    memset(st->pad, 0, sizeof st->pad);
+    impl->aes_expand_key(st->sched, key, key_len, want_decrypt);
+    st->magic = VG_KEY_MAGIC;
+}
+
+const struct vg_aes_key_state *vg_aes_key_state_of(const void *opaque)
+{
+    const struct vg_aes_key_state *st = (const struct vg_aes_key_state *)opaque;
+    if (!st || st->magic != VG_KEY_MAGIC || !st->impl) return NULL;
+    return st;
+}
+
+int vg_aes_expand_key(vg_aes_key *k, const uint8_t *key, size_t key_len)
+{
+    if (!k) return VG_ERR_ARG;
+    if (!vg_aes_key_len_ok(key_len)) return VG_ERR_KEY_LENGTH;
+    if (!key) return VG_ERR_ARG;
+    vg_aes_key_setup((struct vg_aes_key_state *)(void *)k->opaque, vg_current_impl(), key, key_len, 1);
+    return VG_OK;
+}
+
+void vg_aes_key_wipe(vg_aes_key *k)
+{
+    if (k) vg_wipe(k, sizeof *k);
+}
+
+/* The checks the void block functions share: a usable key, non-NULL buffers, no partial overlap. */
+static const struct vg_aes_key_state *block_call_ok(const vg_aes_key *k, const uint8_t *in,
+                                                    const uint8_t *out, size_t nblocks)
+{
+    const struct vg_aes_key_state *st = vg_aes_key_state_of(k ? k->opaque : NULL);
+    if (!st || nblocks == 0) return NULL;
+    if (!in || !out || nblocks > SIZE_MAX / 16) return NULL;
+    if (vg_partial_overlap(in, out, nblocks * 16)) return NULL;
+    return st;
+}
+
+void vg_aes_ecb_encrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
+    if (st) st->impl->aes_ecb_encrypt(st->sched, in, out, nblocks);
+}
+
+void vg_aes_ecb_decrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
+    if (st && st->has_decrypt) st->impl->aes_ecb_decrypt(st->sched, in, out, nblocks);
+}
+
+void vg_aes_ctr32(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                  size_t nblocks)
+{
+    const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
+    if (st && counter) st->impl->aes_ctr32(st->sched, counter, in, out, nblocks);
+}

@@ -1,0 +1,63 @@
+/* ctr.c — AES-CTR (inc32) as a byte stream: whole blocks through the impl's ctr32, the partial last
+   block's keystream kept for the next call. */
+#include "internal.h"
+
+#define CTR_STREAM_MAGIC 0x76674353u /* "vgCS" */
+
+struct ctr_stream_state {
+    const struct vg_aes_key_state *key;
+    uint32_t magic;
+    uint32_t used;          /* bytes of keystream already consumed (16 = none left) */
+    uint8_t counter[16];    /* counter of the next keystream block to generate */
+    uint8_t keystream[16];  /* E(counter - 1); bytes [used, 16) still unused */
+};
+_Static_assert(sizeof(struct ctr_stream_state) <= VG_AES_CTR_STREAM_SIZE, "vg_aes_ctr_stream too small");
+
+int vg_aes_ctr_stream_init(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint8_t counter[16])
+{
+    const struct vg_aes_key_state *key = vg_aes_key_state_of(k ? k->opaque : NULL);
+    if (!s || !key || !counter) return VG_ERR_ARG;
+    struct ctr_stream_state *st = (struct ctr_stream_state *)(void *)s->opaque;
+    memset(s, 0, sizeof *s);
+    st->key = key;
+    st->used = 16;
+    memcpy(st->counter, counter, 16);
+    st->magic = CTR_STREAM_MAGIC;
+    return VG_OK;
+}
+
+int vg_aes_ctr_stream_xor(vg_aes_ctr_stream *s, const uint8_t *in, uint8_t *out, size_t len)
+{
+    if (!s) return VG_ERR_ARG;
+    struct ctr_stream_state *st = (struct ctr_stream_state *)(void *)s->opaque;
+    if (st->magic != CTR_STREAM_MAGIC) return VG_ERR_ARG;
+    if (len == 0) return VG_OK;
+    if (!in || !out || vg_partial_overlap(in, out, len)) return VG_ERR_ARG;
+
+    /* 1. what is left of the previous keystream block */
+    while (st->used < 16 && len > 0) {
+        *out++ = *in++ ^ st->keystream[st->used++];
+        len--;
+    }
+    /* 2. whole blocks straight through the kernel */
+    size_t nblocks = len / 16;
+    if (nblocks) {
+        st->key->impl->aes_ctr32(st->key->sched, st->counter, in, out, nblocks);
+        in += nblocks * 16;
+        out += nblocks * 16;
+        len -= nblocks * 16;
+    }
+    /* 3. a final partial block: make one keystream block and keep what is not used */
+    if (len) {
+        memset(st->keystream, 0, 16);
+        st->key->impl->aes_ctr32(st->key->sched, st->counter, st->keystream, st->keystream, 1);
+        for (size_t i = 0; i < len; i++) out[i] = in[i] ^ st->keystream[i];
+        st->used = (uint32_t)len;
+    }
+    return VG_OK;
+}
+
+void vg_aes_ctr_stream_wipe(vg_aes_ctr_stream *s)
+{
+    if (s) vg_wipe(s, sizeof *s);
+}

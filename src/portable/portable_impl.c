@@ -1,0 +1,25 @@
+/* portable_impl.c — the portable implementation's table: every mandatory kernel, the CCM fused
+   kernels (CBC-MAC and CTR share each bitsliced batch), no GCM fused kernel (the mode's composition of
+   ctr32 and ghash_update is already as fast as fusing would be without SIMD). */
+#include "portable.h"
+
+static int portable_available(void) { return 1; }
+
+const struct vg_impl vg_portable_impl = {
+    .name = "portable",
+    .available = portable_available,
+    .aes_expand_key = portable_aes_expand_key,
+    .aes_ecb_encrypt = portable_aes_ecb_encrypt,
+    .aes_ecb_decrypt = portable_aes_ecb_decrypt,
+    .aes_ctr32 = portable_aes_ctr32,
+    .aes_ctr32_le = portable_aes_ctr32_le,
+    .ghash_init = portable_ghash_init,
+    .ghash_update = portable_ghash_update,
+    .polyval_init = portable_polyval_init,
+    .polyval_update = portable_polyval_update,
+    .cbc_mac = portable_cbc_mac,
+    .gcm_seal_blocks = NULL,
+    .gcm_open_blocks = NULL,
+    .ccm_seal_blocks = portable_ccm_seal_blocks,
+    .ccm_open_blocks = portable_ccm_open_blocks,
+};

@@ -1,0 +1,41 @@
+/* util.c — the few helpers every mode needs: error strings, wiping, constant-time comparison. */
+#include "internal.h"
+
+const char *vg_strerror(int code)
+{
+    switch (code) {
+    case VG_OK: return "success";
+    case VG_ERR_KEY_LENGTH: return "invalid key length";
+    case VG_ERR_NONCE_LENGTH: return "invalid nonce length";
+    case VG_ERR_TAG_LENGTH: return "invalid tag length";
+    case VG_ERR_LENGTH: return "message or AAD longer than the mode allows";
+    case VG_ERR_AUTH: return "authentication failed (tag mismatch); output zeroed";
+    case VG_ERR_ARG: return "invalid argument (NULL with non-zero length, overlapping buffers, or misuse)";
+    case VG_ERR_UNSUPPORTED: return "implementation not available on this CPU";
+    default: return "unknown error code";
+    }
+}
+
+void vg_wipe(void *p, size_t n)
+{
+    volatile unsigned char *v = (volatile unsigned char *)p;
+    for (size_t i = 0; i < n; i++) v[i] = 0;
+    /* The barrier tells the compiler the zeroed memory may be read by someone it cannot see. */
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    /* OR of all byte differences, then fold to one bit without a branch: (d - 1) >> 8 has its low bit
+       set exactly when d == 0 (d is at most 0xFF, so d - 1 is negative only for d == 0). */
+    uint32_t d = 0;
+    for (size_t i = 0; i < n; i++) d |= (uint32_t)(a[i] ^ b[i]);
+    return (int)(1 & ~((d - 1) >> 8));
+}
+
+int vg_partial_overlap(const void *a, const void *b, size_t n)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (n == 0 || x == y) return 0;
+    return x < y ? y - x < n : x - y < n;
+}
