@@ -4,7 +4,12 @@
  * speed or constant time. Tests compare the library with it; it is never linked into libvg.
  *
  * Every function takes the raw key (16, 24 or 32 bytes) and works on byte strings. Lengths are trusted
- * (the spec does not validate arguments; the tests do that against the library).
+ * (the spec does not validate arguments; the tests do that against the library). Output may equal input
+ * (in == out) everywhere; partial overlap is not allowed. Thread-safe: no global state.
+ *
+ * Slow on purpose: the S-box and key schedule are rebuilt on every call and the AEADs call the block
+ * cipher once per block (about 4 us per block on a 2020s x86-64 core, 5-10 us per AEAD block; several
+ * times that under qemu). Keep differential-test messages to a few KB.
  */
 #ifndef VG_SPEC_H
 #define VG_SPEC_H
