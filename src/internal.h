@@ -3,7 +3,7 @@
  *
  * How the pieces fit (see docs/design.md):
  *   include/vg.h     public functions: check arguments, then call the mode
- *   src/modes/*.c    each mode written once, over `struct vg_impl`: counters, lengths, padding, tags
+ *   src/modes/       each mode written once, over `struct vg_impl`: counters, lengths, padding, tags
  *   src/<impl>/      the block kernels of one implementation, reached only through its vg_impl table
  *
  * A kernel never checks arguments and never learns about lengths in bytes or tags: it takes whole
@@ -53,7 +53,8 @@ struct vg_impl {
                          size_t nblocks);
 
     /* GHASH (SP 800-38D §6.4): acc = (acc ^ in[i]) * H for each block, in GCM's bit order.
-       ghash_init stores H (and whatever powers it wants) into hkey (VG_HKEY_SIZE bytes). */
+       ghash_init stores H (and whatever powers it wants) into hkey (VG_HKEY_SIZE bytes, 64-byte
+       aligned: every caller passes an _Alignas(64) buffer). */
     void (*ghash_init)(void *hkey, const uint8_t h[16]);
     void (*ghash_update)(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
     /* POLYVAL (RFC 8452 §3): acc = (acc ^ in[i]) * H * x^-128, in POLYVAL's bit order. */
@@ -121,6 +122,10 @@ const struct vg_aes_key_state *vg_aes_key_state_of(const void *opaque) VG_INTERN
 void vg_wipe(void *p, size_t n) VG_INTERNAL;
 /* 0 if the first n bytes of a and b are equal, else 1; time depends on n only. */
 int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
+/* The end of every open: given differ (0 or 1, secret until now) zeroes out[0..len) when differ is 1
+   and returns VG_OK or VG_ERR_AUTH, all without a branch on differ: the pass over out is a mask, not
+   a condition, so even the verdict is not a branch for a constant-time checker to see. */
+int vg_open_finish(uint8_t *out, size_t len, int differ) VG_INTERNAL;
 /* 1 if [a, a+n) and [b, b+n) overlap without being the same range. */
 int vg_partial_overlap(const void *a, const void *b, size_t n) VG_INTERNAL;
 

@@ -39,3 +39,12 @@ int vg_partial_overlap(const void *a, const void *b, size_t n)
     if (n == 0 || x == y) return 0;
     return x < y ? y - x < n : x - y < n;
 }
+
+int vg_open_finish(uint8_t *out, size_t len, int differ)
+{
+    /* keep = 0xFF when the tag matched (differ = 0), 0x00 when it did not. */
+    uint8_t keep = (uint8_t)((unsigned)differ - 1u);
+    for (size_t i = 0; i < len; i++) out[i] &= keep;
+    /* -(int)differ is 0 or all ones: VG_ERR_AUTH or VG_OK without a branch. */
+    return -(int)(differ & 1) & VG_ERR_AUTH;
+}
