@@ -52,7 +52,7 @@ size_t vgt_rand_below(size_t n);        /* uniform enough for tests, n > 0 */
 size_t vgt_hex_decode(const char *hex, uint8_t *out, size_t max);
 void vgt_print_hex(FILE *f, const uint8_t *p, size_t n);
 
-/* malloc that exits on failure; the block is followed by a guard region the caller may check. */
+/* malloc that exits on failure (a zero-size request gets a 1-byte block). */
 void *vgt_xmalloc(size_t n);
 
 #endif

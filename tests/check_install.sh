@@ -1,0 +1,98 @@
+#!/bin/sh
+# check_install.sh BUILD_DIR CMAKE CC [--cross] [-- EXTRA_CFLAGS...]
+#
+# What a user gets from `cmake --install`: installs the build into a temporary prefix, then compiles a
+# small program against it with nothing but `pkg-config --cflags --libs vg` (PKG_CONFIG_PATH pointing
+# into the prefix), links it once against the shared library and once against the static one, runs
+# both, and checks the answer (GCM test case 2 of McGrew & Viega's GCM specification: AES-128 with the
+# zero key, zero 96-bit IV, one zero block).
+# EXTRA_CFLAGS are what the library was built with that a program linking it must share (the
+# sanitizer flags of a VG_SANITIZE/VG_MSAN build).
+# Exit 0 pass, 1 fail, 77 skipped (only when cross-compiling: the program could not run here).
+set -u
+build=${1:?usage: check_install.sh BUILD_DIR CMAKE CC [--cross] [-- CFLAGS...]}
+cmake=${2:?}
+cc=${3:?}
+shift 3
+if [ "${1:-}" = "--cross" ]; then
+    echo "SKIPPED: cross-compiling (the installed program cannot run on this machine)"
+    exit 77
+fi
+[ "${1:-}" = "--" ] && shift
+extra="$*"
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+echo "== cmake --install $build --prefix $prefix"
+"$cmake" --install "$build" --prefix "$prefix" > "$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install"; }
+cat "$tmp/install.log"
+
+pc=$(find "$prefix" -name vg.pc | head -n 1)
+[ -n "$pc" ] || fail "no vg.pc installed"
+[ -f "$prefix/include/vg.h" ] || fail "vg.h not installed in $prefix/include"
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
+# vg.pc derives its prefix from its own location (${pcfiledir}), so installing elsewhere with
+# --prefix must still give paths inside that prefix: no --define-variable here.
+pkg="pkg-config"
+$pkg --exists vg || fail "pkg-config does not find vg"
+cflags=$($pkg --cflags vg) || fail "pkg-config --cflags"
+libs=$($pkg --libs vg) || fail "pkg-config --libs"
+libs_L=$($pkg --libs-only-L vg)
+libs_l=$($pkg --libs-only-l vg)
+libdir=$($pkg --variable=libdir vg)
+echo "pkg-config: cflags '$cflags' libs '$libs' (version $($pkg --modversion vg))"
+case "$libdir" in "$prefix"/*) ;; *) fail "libdir $libdir is outside the install prefix" ;; esac
+[ -f "$libdir/libvg.a" ] || fail "libvg.a not in $libdir"
+[ -e "$libdir/libvg.so.0" ] || fail "libvg.so.0 not in $libdir"
+[ -e "$libdir/libvg.so" ] || fail "libvg.so (link-time name) not in $libdir"
+
+cat > "$tmp/prog.c" <<'PROG'
+#include <stdio.h>
+#include <string.h>
+#include <vg.h>
+
+int main(void)
+{
+    static const uint8_t want_ct[16] = {0x03, 0x88, 0xda, 0xce, 0x60, 0xb6, 0xa3, 0x92,
+                                        0xf3, 0x28, 0xc2, 0xb9, 0x71, 0xb2, 0xfe, 0x78};
+    static const uint8_t want_tag[16] = {0xab, 0x6e, 0x47, 0xd4, 0x2c, 0xec, 0x13, 0xbd,
+                                         0xf5, 0x3a, 0x67, 0xb2, 0x12, 0x57, 0xbd, 0xdf};
+    uint8_t key[16] = {0}, iv[12] = {0}, pt[16] = {0}, ct[16], tag[16], back[16];
+    vg_aes_gcm_key k;
+    if (vg_aes_gcm_init(&k, key, sizeof key) != VG_OK) return 1;
+    if (vg_aes_gcm_seal(&k, iv, sizeof iv, NULL, 0, pt, 16, ct, tag, 16) != VG_OK) return 1;
+    if (memcmp(ct, want_ct, 16) != 0 || memcmp(tag, want_tag, 16) != 0) {
+        printf("wrong answer\n");
+        return 1;
+    }
+    if (vg_aes_gcm_open(&k, iv, sizeof iv, NULL, 0, ct, 16, tag, 16, back) != VG_OK || memcmp(back, pt, 16) != 0)
+        return 1;
+    vg_aes_gcm_key_wipe(&k);
+    printf("ok: %s\n", vg_impl_name());
+    return 0;
+}
+PROG
+
+echo "== shared"
+# shellcheck disable=SC2086 # the flag strings are lists of words
+$cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$tmp/prog.c" -o "$tmp/prog_shared" $libs \
+    || fail "compiling against the shared library"
+readelf -d "$tmp/prog_shared" | grep -q 'NEEDED.*\[libvg\.so\.0\]' || fail "prog_shared does not need libvg.so.0"
+LD_LIBRARY_PATH="$libdir" ldd "$tmp/prog_shared" | grep "libvg.so.0" | grep -q "$libdir" \
+    || fail "prog_shared does not load libvg.so.0 from $libdir"
+LD_LIBRARY_PATH="$libdir" "$tmp/prog_shared" || fail "prog_shared failed"
+
+echo "== static"
+# shellcheck disable=SC2086
+$cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$tmp/prog.c" -o "$tmp/prog_static" \
+    $libs_L -Wl,-Bstatic $libs_l -Wl,-Bdynamic || fail "compiling against the static library"
+if readelf -d "$tmp/prog_static" | grep -q 'NEEDED.*libvg'; then fail "prog_static needs libvg dynamically"; fi
+"$tmp/prog_static" || fail "prog_static failed"
+
+echo "PASS"
+exit 0

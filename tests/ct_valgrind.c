@@ -1,0 +1,347 @@
+/*
+ * ct_valgrind.c — the constant-time check: no branch and no memory address may depend on a secret.
+ *
+ * Technique (Langley's "ctgrind"): memcheck tracks, bit by bit, which values are "undefined", and it
+ * reports a conditional jump or a memory access whose address depends on an undefined value. Marking
+ * every secret input undefined with VALGRIND_MAKE_MEM_UNDEFINED (the bytes keep their values) turns
+ * memcheck into a checker of exactly the rule in vg.h: any branch or table index derived from a key,
+ * nonce, AAD, plaintext, ciphertext or tag becomes a report, and ctest fails on any report
+ * (valgrind --error-exitcode=1). Lengths stay defined: they are public.
+ *
+ * Outputs derived from secrets are undefined too, so each is marked defined (VALGRIND_MAKE_MEM_DEFINED)
+ * before this program looks at it. That includes the result code of an open: the library must compute
+ * VG_OK / VG_ERR_AUTH and the zeroing of out without branching on the tag comparison, and only the
+ * caller decides to branch on it. The expected answers come from the spec, computed on defined copies
+ * before anything is marked.
+ *
+ * What runs, for every key size: key expansion (AES, GCM, GCM-SIV, CCM), ECB both ways, CTR32 (counter
+ * included, wrapping too), the CTR stream cut into pieces, GCM seal/open with 12-byte and other nonces
+ * (open with the right tag and with a wrong one), streaming GCM (finish, verify right and wrong),
+ * GCM-SIV and CCM seal/open (right and wrong tag), at lengths that hit every batch size and tail.
+ *
+ * Under valgrind the program also checks the poison is live: the marked key reads as undefined, and an
+ * output of the library is still undefined before it is marked defined, so a check that silently
+ * stopped tracking (a wrong header, a no-op macro) fails instead of passing.
+ * Built with MemorySanitizer (VG_MSAN) the same marks map to __msan_poison / __msan_unpoison and the
+ * program runs without valgrind: MSan reports branches on poisoned values. It is the weaker check:
+ * MSan's shadow for x - y is only the OR of the operands' shadows (a borrow does not carry the
+ * taint into higher bits), so a leak through an idiom like "(d - 1) >> 8" of a poisoned byte d goes
+ * unseen, where memcheck smears the taint leftwards and reports it. valgrind is the authority.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "spec.h"
+
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define CT_MSAN 1
+#endif
+#endif
+
+#if defined(CT_MSAN)
+#include <sanitizer/msan_interface.h>
+#define SECRET(p, n) __msan_poison((p), (n))
+#define PUBLIC(p, n) __msan_unpoison((p), (n))
+#define CHECKER_NAME "MemorySanitizer"
+#define CHECKER_ACTIVE() 1
+/* 1 if any byte of [p, p+n) is poisoned */
+#define IS_SECRET(p, n) (__msan_test_shadow((p), (n)) >= 0)
+#else
+#include <valgrind/memcheck.h>
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#define CHECKER_NAME "valgrind memcheck"
+#define CHECKER_ACTIVE() (RUNNING_ON_VALGRIND != 0)
+static int is_secret_vg(const void *p, size_t n)
+{
+    unsigned char vbits[64];
+    if (n > sizeof vbits) n = sizeof vbits;
+    if (VALGRIND_GET_VBITS(p, vbits, n) != 1) return 0;
+    unsigned char any = 0;
+    for (size_t i = 0; i < n; i++) any |= vbits[i]; /* vbits are defined data: reading them is fine */
+    return any != 0;
+}
+#define IS_SECRET(p, n) is_secret_vg((p), (n))
+#endif
+
+#define MAX_LEN 4200
+
+static int checker_active;
+static int poison_checked;
+
+/* Called on a library output before it is marked defined: it must still carry the secret's taint. */
+static void expect_tainted(const void *p, size_t n, const char *what)
+{
+    if (!checker_active || n == 0) return;
+    CHECK(IS_SECRET(p, n), "%s: output not tainted by the secret inputs (is the checker tracking?)", what);
+    poison_checked++;
+}
+
+/* Lengths in bytes hitting 1..33 blocks and the tails next to them, and the bigger batches (8, 16, 32
+   blocks and more) of the hardware implementations. */
+static const size_t lens[] = {0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 80, 96, 100, 112, 127, 128,
+                              129, 143, 161, 191, 208, 225, 240, 255, 256, 257, 383, 511, 512, 513, 1000,
+                              1024 + 17, 2048 + 33, 4096 + 15};
+#define NLENS (sizeof lens / sizeof lens[0])
+
+static uint8_t key[32], nonce[64], aad[320], pt[MAX_LEN], tagbuf[16];
+static uint8_t want[MAX_LEN + 16], want_tag[16], got[MAX_LEN + 16], got2[MAX_LEN + 16];
+
+/* --- AES: key expansion, ECB, CTR32, CTR stream --------------------------------------------------- */
+
+static void ct_aes(size_t key_len)
+{
+    vg_aes_key k;
+    for (size_t li = 0; li < NLENS; li++) {
+        size_t nb = (lens[li] + 15) / 16;
+        if (nb * 16 > MAX_LEN) continue;
+        uint8_t ctr[16], ctr_want[16];
+        vgt_rand_bytes(key, key_len);
+        vgt_rand_bytes(pt, nb * 16);
+        vgt_rand_bytes(ctr, 16);
+        if (li % 3 == 0) { ctr[12] = ctr[13] = ctr[14] = 0xFF; } /* wraps within 256 blocks */
+
+        SECRET(key, key_len);
+        CHECK(vg_aes_expand_key(&k, key, key_len) == VG_OK, "expand_key");
+        PUBLIC(key, key_len);
+
+        /* ECB encrypt */
+        spec_aes_ecb_encrypt(key, key_len, pt, want, nb);
+        SECRET(pt, nb * 16);
+        vg_aes_ecb_encrypt(&k, pt, got, nb);
+        expect_tainted(got, nb * 16, "ecb_encrypt");
+        PUBLIC(got, nb * 16);
+        PUBLIC(pt, nb * 16);
+        CHECK_BYTES(got, want, nb * 16, "ecb_encrypt key %zu nblocks %zu", key_len, nb);
+        /* ECB decrypt, in place */
+        spec_aes_ecb_decrypt(key, key_len, pt, want, nb);
+        memcpy(got, pt, nb * 16);
+        SECRET(got, nb * 16);
+        vg_aes_ecb_decrypt(&k, got, got, nb);
+        PUBLIC(got, nb * 16);
+        CHECK_BYTES(got, want, nb * 16, "ecb_decrypt key %zu nblocks %zu", key_len, nb);
+        /* CTR32: the counter is secret too (it comes from a nonce), including its written-back value */
+        memcpy(ctr_want, ctr, 16);
+        spec_aes_ctr32(key, key_len, ctr_want, pt, want, nb);
+        SECRET(pt, nb * 16);
+        SECRET(ctr, 16);
+        vg_aes_ctr32(&k, ctr, pt, got, nb);
+        expect_tainted(got, nb * 16, "ctr32");
+        PUBLIC(got, nb * 16);
+        PUBLIC(ctr, 16);
+        PUBLIC(pt, nb * 16);
+        CHECK_BYTES(got, want, nb * 16, "ctr32 key %zu nblocks %zu", key_len, nb);
+        CHECK_BYTES(ctr, ctr_want, 16, "ctr32 counter key %zu nblocks %zu", key_len, nb);
+
+        /* CTR stream over lens[li] bytes in three pieces */
+        size_t len = lens[li];
+        vgt_rand_bytes(ctr, 16);
+        memcpy(ctr_want, ctr, 16);
+        spec_aes_ctr32(key, key_len, ctr_want, pt, want, nb);
+        vg_aes_ctr_stream s;
+        SECRET(ctr, 16);
+        SECRET(pt, len);
+        CHECK(vg_aes_ctr_stream_init(&s, &k, ctr) == VG_OK, "ctr stream init");
+        size_t a = len / 3, b = len / 3 + 5 > len ? len : len / 3 + 5;
+        vg_aes_ctr_stream_xor(&s, pt, got, a);
+        vg_aes_ctr_stream_xor(&s, pt + a, got + a, b - a);
+        vg_aes_ctr_stream_xor(&s, pt + b, got + b, len - b);
+        vg_aes_ctr_stream_wipe(&s);
+        PUBLIC(got, len);
+        PUBLIC(pt, len);
+        CHECK_BYTES(got, want, len, "ctr stream key %zu len %zu", key_len, len);
+        vg_aes_key_wipe(&k);
+    }
+}
+
+/* --- the AEADs --------------------------------------------------------------------------------------- */
+
+enum aead_kind { GCM, SIV, CCM };
+static const char *kind_name[3] = {"gcm", "gcm-siv", "ccm"};
+
+typedef union {
+    vg_aes_gcm_key gcm;
+    vg_aes_gcm_siv_key siv;
+    vg_aes_ccm_key ccm;
+} any_key;
+
+static int lib_init(enum aead_kind kind, any_key *k, size_t key_len)
+{
+    switch (kind) {
+    case GCM: return vg_aes_gcm_init(&k->gcm, key, key_len);
+    case SIV: return vg_aes_gcm_siv_init(&k->siv, key, key_len);
+    default: return vg_aes_ccm_init(&k->ccm, key, key_len);
+    }
+}
+static int lib_seal(enum aead_kind kind, const any_key *k, size_t nl, size_t al, const uint8_t *in, size_t len,
+                    uint8_t *out, uint8_t *tag, size_t tl)
+{
+    switch (kind) {
+    case GCM: return vg_aes_gcm_seal(&k->gcm, nonce, nl, aad, al, in, len, out, tag, tl);
+    case SIV: return vg_aes_gcm_siv_seal(&k->siv, nonce, nl, aad, al, in, len, out, tag, tl);
+    default: return vg_aes_ccm_seal(&k->ccm, nonce, nl, aad, al, in, len, out, tag, tl);
+    }
+}
+static int lib_open(enum aead_kind kind, const any_key *k, size_t nl, size_t al, const uint8_t *in, size_t len,
+                    const uint8_t *tag, size_t tl, uint8_t *out)
+{
+    switch (kind) {
+    case GCM: return vg_aes_gcm_open(&k->gcm, nonce, nl, aad, al, in, len, tag, tl, out);
+    case SIV: return vg_aes_gcm_siv_open(&k->siv, nonce, nl, aad, al, in, len, tag, tl, out);
+    default: return vg_aes_ccm_open(&k->ccm, nonce, nl, aad, al, in, len, tag, tl, out);
+    }
+}
+static void spec_seal(enum aead_kind kind, size_t key_len, size_t nl, size_t al, size_t len, size_t tl)
+{
+    uint8_t full[16];
+    switch (kind) {
+    case GCM: spec_aes_gcm_seal(key, key_len, nonce, nl, aad, al, pt, len, want, full); break;
+    case SIV: spec_aes_gcm_siv_seal(key, key_len, nonce, aad, al, pt, len, want, full); break;
+    default: spec_aes_ccm_seal(key, key_len, nonce, nl, aad, al, pt, len, want, full, tl); break;
+    }
+    memcpy(want_tag, full, tl);
+}
+
+/* Marks every secret input of one AEAD call undefined / defined again. */
+static void secret_inputs(size_t nl, size_t al, const uint8_t *in, size_t len, int mark)
+{
+    if (mark) {
+        SECRET(nonce, nl);
+        SECRET(aad, al);
+        SECRET(in, len);
+    } else {
+        PUBLIC(nonce, nl);
+        PUBLIC(aad, al);
+        PUBLIC(in, len);
+    }
+}
+
+static void ct_aead(enum aead_kind kind, size_t key_len)
+{
+    static const size_t aad_lens[] = {0, 1, 16, 17, 69, 300};
+    for (size_t li = 0; li < NLENS; li++) {
+        size_t len = lens[li], al = aad_lens[li % 6];
+        size_t nl = kind == SIV ? 12 : kind == CCM ? 13 - li % 7 : (li % 4 == 3 ? 1 + li % 60 : 12);
+        size_t tl = kind == SIV ? 16 : (li % 5 == 4 ? (kind == GCM ? 12 : 8) : 16);
+        if (kind == CCM && nl == 13 && len > 65535) nl = 12;
+        const char *name = kind_name[kind];
+        vgt_rand_bytes(key, key_len);
+        vgt_rand_bytes(nonce, nl);
+        vgt_rand_bytes(aad, al);
+        vgt_rand_bytes(pt, len);
+        spec_seal(kind, key_len, nl, al, len, tl);
+
+        any_key k;
+        SECRET(key, key_len);
+        CHECK(lib_init(kind, &k, key_len) == VG_OK, "%s init", name);
+        PUBLIC(key, key_len);
+
+        /* seal */
+        secret_inputs(nl, al, pt, len, 1);
+        int rc = lib_seal(kind, &k, nl, al, pt, len, got, tagbuf, tl);
+        secret_inputs(nl, al, pt, len, 0);
+        expect_tainted(tagbuf, tl, "seal tag");
+        PUBLIC(got, len);
+        PUBLIC(tagbuf, tl);
+        CHECK(rc == VG_OK, "%s seal rc %d", name, rc);
+        CHECK_BYTES(got, want, len, "%s seal key %zu nonce %zu aad %zu len %zu", name, key_len, nl, al, len);
+        CHECK_BYTES(tagbuf, want_tag, tl, "%s seal tag key %zu nonce %zu aad %zu len %zu", name, key_len, nl, al, len);
+
+        /* open with the right tag, then with a wrong one (last byte flipped); the code and the output are
+           marked defined only after the call */
+        for (int forged = 0; forged < 2; forged++) {
+            uint8_t tag[16];
+            memcpy(tag, want_tag, tl);
+            if (forged) tag[(li * 5) % tl] ^= 0x01;
+            secret_inputs(nl, al, want, len, 1);
+            SECRET(tag, tl);
+            rc = lib_open(kind, &k, nl, al, want, len, tag, tl, got2);
+            secret_inputs(nl, al, want, len, 0);
+            PUBLIC(&rc, sizeof rc);
+            PUBLIC(got2, len);
+            if (forged) {
+                CHECK(rc == VG_ERR_AUTH, "%s open forged rc %d", name, rc);
+                CHECK(vgt_all_zero(got2, len), "%s forged open: out not zeroed (len %zu)", name, len);
+            } else {
+                CHECK(rc == VG_OK, "%s open rc %d (key %zu nonce %zu aad %zu len %zu)", name, rc, key_len, nl, al, len);
+                CHECK_BYTES(got2, pt, len, "%s open key %zu len %zu", name, key_len, len);
+            }
+        }
+
+        /* streaming GCM: seal in pieces, then open in pieces with the right and a wrong tag */
+        if (kind == GCM) {
+            vg_aes_gcm_stream s;
+            size_t c1 = len / 2, ca = al / 2;
+            secret_inputs(nl, al, pt, len, 1);
+            vg_aes_gcm_stream_init(&s, &k.gcm, nonce, nl);
+            vg_aes_gcm_stream_aad(&s, aad, ca);
+            vg_aes_gcm_stream_aad(&s, aad + ca, al - ca);
+            vg_aes_gcm_stream_encrypt(&s, pt, c1, got);
+            vg_aes_gcm_stream_encrypt(&s, pt + c1, len - c1, got + c1);
+            rc = vg_aes_gcm_stream_finish(&s, tagbuf, tl);
+            secret_inputs(nl, al, pt, len, 0);
+            PUBLIC(got, len);
+            PUBLIC(tagbuf, tl);
+            CHECK(rc == VG_OK, "gcm stream finish rc %d", rc);
+            CHECK_BYTES(got, want, len, "gcm stream ciphertext len %zu", len);
+            CHECK_BYTES(tagbuf, want_tag, tl, "gcm stream tag len %zu", len);
+            for (int forged = 0; forged < 2; forged++) {
+                uint8_t tag[16];
+                memcpy(tag, want_tag, tl);
+                if (forged) tag[tl - 1] ^= 0x80;
+                secret_inputs(nl, al, want, len, 1);
+                SECRET(tag, tl);
+                vg_aes_gcm_stream_init(&s, &k.gcm, nonce, nl);
+                vg_aes_gcm_stream_aad(&s, aad, al);
+                vg_aes_gcm_stream_decrypt(&s, want, c1, got2);
+                vg_aes_gcm_stream_decrypt(&s, want + c1, len - c1, got2 + c1);
+                rc = vg_aes_gcm_stream_verify(&s, tag, tl);
+                secret_inputs(nl, al, want, len, 0);
+                PUBLIC(&rc, sizeof rc);
+                PUBLIC(got2, len);
+                CHECK(rc == (forged ? VG_ERR_AUTH : VG_OK), "gcm stream verify (%s tag) rc %d", forged ? "wrong" : "right", rc);
+                CHECK_BYTES(got2, pt, len, "gcm stream plaintext len %zu", len);
+            }
+        }
+
+        switch (kind) {
+        case GCM: vg_aes_gcm_key_wipe(&k.gcm); break;
+        case SIV: vg_aes_gcm_siv_key_wipe(&k.siv); break;
+        default: vg_aes_ccm_key_wipe(&k.ccm); break;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int require = 0;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--require-checker") == 0) require = 1;
+    vgt_init(argc, argv);
+    checker_active = CHECKER_ACTIVE();
+    printf("constant-time checker: %s%s\n", CHECKER_NAME, checker_active ? "" : " NOT active (functional checks only)");
+    if (require)
+        CHECK(checker_active, "--require-checker given but %s is not running", CHECKER_NAME);
+
+    if (checker_active) {
+        /* the poison takes: a marked buffer reads as secret, an unmarked one as public */
+        uint8_t probe[16] = {0};
+        CHECK(!IS_SECRET(probe, 16), "a defined buffer reads as secret");
+        SECRET(probe, 16);
+        CHECK(IS_SECRET(probe, 16), "SECRET() did not mark the buffer");
+        PUBLIC(probe, 16);
+        CHECK(!IS_SECRET(probe, 16), "PUBLIC() did not unmark the buffer");
+    }
+
+    static const size_t key_lens[3] = {16, 24, 32};
+    for (size_t i = 0; i < 3; i++) {
+        ct_aes(key_lens[i]);
+        ct_aead(GCM, key_lens[i]);
+        ct_aead(CCM, key_lens[i]);
+        if (key_lens[i] != 24) ct_aead(SIV, key_lens[i]);
+    }
+    if (checker_active) CHECK(poison_checked > 0, "no output was checked for taint");
+    return vgt_finish();
+}

@@ -1,0 +1,61 @@
+# The behavioural suite: differential against the spec, bad input, forgery, streaming, threads (per
+# implementation), the exported symbols and the install tree (once), and the constant-time check
+# (per implementation, under valgrind memcheck, or natively in a MemorySanitizer build).
+
+foreach(t aes ctr_stream aead gcm_stream)
+  vg_add_test_program(test_${t} test_${t}.c)
+  vg_add_impl_test(NAME ${t} TARGET test_${t})
+endforeach()
+# test_aes checks white-box which implementation a key recorded (struct vg_aes_key_state).
+target_include_directories(test_aes PRIVATE ${PROJECT_SOURCE_DIR}/src)
+
+find_package(Threads REQUIRED)
+vg_add_test_program(test_threads test_threads.c)
+target_link_libraries(test_threads PRIVATE Threads::Threads)
+vg_add_impl_test(NAME threads TARGET test_threads)
+
+# The exported symbols and SONAME of libvg.so, and an install into a temporary prefix used through
+# pkg-config, shared and static. Both skip (77) when cross-compiling.
+set(vg_cross_flag)
+if(CMAKE_CROSSCOMPILING)
+  set(vg_cross_flag --cross)
+endif()
+add_test(NAME exports
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_exports.sh $<TARGET_FILE:vg_shared>
+                 ${PROJECT_SOURCE_DIR}/include/vg.h ${vg_cross_flag})
+set(vg_user_cflags)
+if(VG_SANITIZE)
+  set(vg_user_cflags -fsanitize=address,undefined -fno-sanitize-recover=all)
+elseif(VG_MSAN)
+  set(vg_user_cflags -fsanitize=memory)
+endif()
+add_test(NAME install
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_install.sh ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND}
+                 ${CMAKE_C_COMPILER} ${vg_cross_flag} -- ${vg_user_cflags})
+set_tests_properties(exports install PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Constant time. Under valgrind: every secret marked undefined, memcheck reports any branch or address
+# that depends on one, and any report fails the test. Not with ASan (the two do not mix) nor under an
+# emulator. In an MSan build the same program runs natively with MSan's poisoning instead.
+if(VG_MSAN)
+  vg_add_test_program(ct_valgrind ct_valgrind.c)
+  foreach(impl ${VG_IMPLS})
+    add_test(NAME ct_msan.${impl} COMMAND ct_valgrind --impl ${impl} --require-checker)
+    set_tests_properties(ct_msan.${impl} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endforeach()
+elseif(NOT CMAKE_CROSSCOMPILING AND NOT VG_SANITIZE)
+  find_program(VG_VALGRIND valgrind)
+  find_path(VG_VALGRIND_INCLUDE valgrind/memcheck.h)
+  if(VG_VALGRIND AND VG_VALGRIND_INCLUDE)
+    vg_add_test_program(ct_valgrind ct_valgrind.c)
+    target_include_directories(ct_valgrind PRIVATE ${VG_VALGRIND_INCLUDE})
+    foreach(impl ${VG_IMPLS})
+      add_test(NAME ct_valgrind.${impl}
+               COMMAND ${VG_VALGRIND} --error-exitcode=1 --exit-on-first-error=no -q
+                       $<TARGET_FILE:ct_valgrind> --impl ${impl} --require-checker)
+      set_tests_properties(ct_valgrind.${impl} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+    endforeach()
+  else()
+    message(STATUS "valgrind or valgrind/memcheck.h not found: the constant-time test is not registered")
+  endif()
+endif()
