@@ -1,0 +1,176 @@
+/*
+ * peer_vg.c — vg itself as a vg-speed participant, through the public API only (include/vg.h), the
+ * way a user calls it: keys set up once (after vg_impl_select, so each key records the implementation
+ * being measured), out-of-place calls, no AAD.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "speed.h"
+#include "vg.h"
+
+struct vg_state {
+    /* The keys first: they want 64-byte alignment, and the state is allocated 64-byte aligned. */
+    union {
+        vg_aes_key aes;
+        vg_aes_gcm_key gcm;
+        vg_aes_gcm_siv_key siv;
+        vg_aes_ccm_key ccm;
+    } k;
+    const struct speed_job *job;
+    const char *impl;
+    uint8_t counter[16]; /* the CTR stream's next counter block */
+    uint8_t *out;        /* job->len bytes */
+    uint8_t tag[SPEED_TAG_LEN];
+};
+
+static int vg_supports(const struct speed_row *row, const char **why)
+{
+    (void)row;
+    *why = NULL;
+    return 1;
+}
+
+/* Sets up the key of the row's algorithm with the currently selected implementation. */
+static int vg_key_setup(struct vg_state *s)
+{
+    const struct speed_job *j = s->job;
+    switch (j->row->alg) {
+    case SPEED_AES: return vg_aes_expand_key(&s->k.aes, j->key, j->row->key_len);
+    case SPEED_GCM: return vg_aes_gcm_init(&s->k.gcm, j->key, j->row->key_len);
+    case SPEED_GCM_SIV: return vg_aes_gcm_siv_init(&s->k.siv, j->key, j->row->key_len);
+    case SPEED_CCM: return vg_aes_ccm_init(&s->k.ccm, j->key, j->row->key_len);
+    }
+    return -1;
+}
+
+static void vg_close(void *state)
+{
+    struct vg_state *s = state;
+    if (!s) return;
+    free(s->out);
+    free(s);
+}
+
+static void *vg_open(const struct speed_job *job, const char *impl)
+{
+    /* aligned_alloc wants a size that is a multiple of the alignment. */
+    size_t size = (sizeof(struct vg_state) + 63) / 64 * 64;
+    struct vg_state *s = aligned_alloc(64, size);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->job = job;
+    s->impl = impl;
+    memcpy(s->counter, job->counter, 16);
+    s->out = malloc(job->len ? job->len : 1);
+    if (!s->out || vg_impl_select(impl) != VG_OK || vg_key_setup(s) != VG_OK) {
+        vg_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int vg_seal(const struct vg_state *s, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag)
+{
+    const struct speed_job *j = s->job;
+    switch (j->row->alg) {
+    case SPEED_GCM:
+        return vg_aes_gcm_seal(&s->k.gcm, j->nonce, j->nonce_len, NULL, 0, in, len, out, tag, SPEED_TAG_LEN);
+    case SPEED_GCM_SIV:
+        return vg_aes_gcm_siv_seal(&s->k.siv, j->nonce, j->nonce_len, NULL, 0, in, len, out, tag,
+                                   SPEED_TAG_LEN);
+    case SPEED_CCM:
+        return vg_aes_ccm_seal(&s->k.ccm, j->nonce, j->nonce_len, NULL, 0, in, len, out, tag, SPEED_TAG_LEN);
+    case SPEED_AES: break;
+    }
+    return -1;
+}
+
+static int vg_open_msg(const struct vg_state *s, uint8_t *out)
+{
+    const struct speed_job *j = s->job;
+    switch (j->row->alg) {
+    case SPEED_GCM:
+        return vg_aes_gcm_open(&s->k.gcm, j->nonce, j->nonce_len, NULL, 0, j->ct, j->len, j->tag,
+                               SPEED_TAG_LEN, out);
+    case SPEED_GCM_SIV:
+        return vg_aes_gcm_siv_open(&s->k.siv, j->nonce, j->nonce_len, NULL, 0, j->ct, j->len, j->tag,
+                                   SPEED_TAG_LEN, out);
+    case SPEED_CCM:
+        return vg_aes_ccm_open(&s->k.ccm, j->nonce, j->nonce_len, NULL, 0, j->ct, j->len, j->tag,
+                               SPEED_TAG_LEN, out);
+    case SPEED_AES: break;
+    }
+    return -1;
+}
+
+static int vg_compute(void *state, uint8_t *out, uint8_t *tag)
+{
+    struct vg_state *s = state;
+    const struct speed_job *j = s->job;
+    size_t nblocks = j->len / 16;
+    switch (j->row->op) {
+    case SPEED_KEYSETUP:
+        if (vg_impl_select(s->impl) != VG_OK || vg_key_setup(s) != VG_OK) return -1;
+        if (j->row->alg == SPEED_AES) {
+            vg_aes_ecb_encrypt(&s->k.aes, j->counter, out, 1);
+            return 0;
+        }
+        return vg_seal(s, j->pt, j->len, out, tag);
+    case SPEED_ECB_ENC: vg_aes_ecb_encrypt(&s->k.aes, j->pt, out, nblocks); return 0;
+    case SPEED_ECB_DEC: vg_aes_ecb_decrypt(&s->k.aes, j->pt, out, nblocks); return 0;
+    case SPEED_CTR: {
+        uint8_t counter[16];
+        memcpy(counter, j->counter, 16);
+        vg_aes_ctr32(&s->k.aes, counter, j->pt, out, nblocks);
+        return 0;
+    }
+    case SPEED_SEAL: return vg_seal(s, j->pt, j->len, out, tag);
+    case SPEED_OPEN: return vg_open_msg(s, out);
+    }
+    return -1;
+}
+
+static int vg_run(void *state, uint64_t iterations)
+{
+    struct vg_state *s = state;
+    const struct speed_job *j = s->job;
+    size_t nblocks = j->len / 16;
+    int bad = 0; /* ORed error codes: checked once after the loop, not per call */
+    switch (j->row->op) {
+    case SPEED_KEYSETUP:
+        /* The key set-up uses the implementation selected now: select it (once, not per key). */
+        if (vg_impl_select(s->impl) != VG_OK) return -1;
+        for (uint64_t i = 0; i < iterations; i++) bad |= vg_key_setup(s);
+        break;
+    case SPEED_ECB_ENC:
+        for (uint64_t i = 0; i < iterations; i++) vg_aes_ecb_encrypt(&s->k.aes, j->pt, s->out, nblocks);
+        break;
+    case SPEED_ECB_DEC:
+        for (uint64_t i = 0; i < iterations; i++) vg_aes_ecb_decrypt(&s->k.aes, j->pt, s->out, nblocks);
+        break;
+    case SPEED_CTR:
+        for (uint64_t i = 0; i < iterations; i++) vg_aes_ctr32(&s->k.aes, s->counter, j->pt, s->out, nblocks);
+        break;
+    case SPEED_SEAL:
+        for (uint64_t i = 0; i < iterations; i++) bad |= vg_seal(s, j->pt, j->len, s->out, s->tag);
+        break;
+    case SPEED_OPEN:
+        for (uint64_t i = 0; i < iterations; i++) bad |= vg_open_msg(s, s->out);
+        break;
+    }
+    return bad;
+}
+
+static const char *vg_describe(void) { return "vg"; }
+
+const struct speed_peer speed_peer_vg = {
+    .name = "vg",
+    .key = "vg",
+    .supports = vg_supports,
+    .open = vg_open,
+    .compute = vg_compute,
+    .run = vg_run,
+    .close = vg_close,
+    .describe = vg_describe,
+};

@@ -1,0 +1,92 @@
+/*
+ * speed.h — what vg-speed's driver (vg-speed.c) and its participants (peer_vg.c, peer_openssl.c,
+ * peer_bearssl.c) share.
+ *
+ * A *row* is one operation on one key size ("aes128-gcm-seal"); a *cell* is a row at one message size.
+ * For each cell the driver asks every participant (vg once per implementation measured, then each
+ * peer that has the operation) to set up its keys, checks that all of them produce the same bytes, and
+ * then times them in alternation. A participant knows how to do the operation; the driver knows
+ * nothing about any library, it only times run().
+ */
+#ifndef VG_SPEED_H
+#define VG_SPEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum speed_alg { SPEED_AES, SPEED_GCM, SPEED_GCM_SIV, SPEED_CCM };
+enum speed_op {
+    SPEED_KEYSETUP, /* time: one key set-up; check: encrypt one block (AES) or seal 16 bytes (AEADs) */
+    SPEED_ECB_ENC,
+    SPEED_ECB_DEC,  /* check: "decrypt" the random input; the outputs must agree */
+    SPEED_CTR,      /* 32-bit big-endian counter in the last 4 bytes of the counter block */
+    SPEED_SEAL,     /* out = ciphertext, tag = 16-byte tag */
+    SPEED_OPEN      /* in = job->ct and job->tag (a valid pair); out = plaintext */
+};
+
+struct speed_row {
+    const char *name;  /* "aes128-gcm-seal": what --filter matches */
+    const char *group; /* "AES-GCM": rows of one group are printed under one heading */
+    enum speed_alg alg;
+    enum speed_op op;
+    size_t key_len;    /* bytes */
+};
+
+/* The fixed inputs of one cell, shared read-only by every participant. */
+struct speed_job {
+    const struct speed_row *row;
+    size_t len;               /* message bytes; for SPEED_KEYSETUP the length the check seals (16) */
+    const uint8_t *key;       /* row->key_len bytes */
+    const uint8_t *nonce;     /* nonce_len bytes: 12 for GCM and GCM-SIV, 13 for CCM */
+    size_t nonce_len;
+    const uint8_t *counter;   /* 16 bytes: the initial counter block for CTR and the AES key check */
+    const uint8_t *pt;        /* len bytes: the input of every operation except open */
+    const uint8_t *ct;        /* len bytes and a 16-byte tag: a valid sealed message, for open */
+    const uint8_t *tag;
+};
+
+#define SPEED_TAG_LEN 16
+#define SPEED_GCM_NONCE_LEN 12
+#define SPEED_CCM_NONCE_LEN 13
+
+/*
+ * One library under test. Every function that returns int returns 0 on success and anything else
+ * on failure (an error from the library, a rejected tag, a failed allocation).
+ */
+struct speed_peer {
+    const char *name;    /* "vg", "OpenSSL", "BearSSL" */
+    const char *key;     /* JSON key: "vg", "openssl", "bearssl" */
+    /* Whether the library has this row at all; if not, *why says so in a short phrase
+       ("no ECB API"). */
+    int (*supports)(const struct speed_row *row, const char **why);
+    /* Sets up keys and contexts for the job (impl: which vg implementation; NULL for peers).
+       Returns NULL on failure. Nothing here is timed. */
+    void *(*open)(const struct speed_job *job, const char *impl);
+    /* Does the operation once on the job's input for the correctness check, from the job's initial
+       state (CTR restarts at job->counter), writing len bytes to out (16 for an AES key check) and,
+       for AEAD seals, 16 bytes to tag. For SPEED_KEYSETUP: sets up the key the timed way, then uses it. */
+    int (*compute)(void *state, uint8_t *out, uint8_t *tag);
+    /* The timed loop: the operation `iterations` times, as a user who reuses keys and contexts
+       would. CTR continues its stream from call to call; the AEADs seal or open the same message
+       with the same nonce each time (harmless here: the output is thrown away). */
+    int (*run)(void *state, uint64_t iterations);
+    void (*close)(void *state);
+    /* One line about the library and its version, for the header. */
+    const char *(*describe)(void);
+};
+
+extern const struct speed_peer speed_peer_vg;
+#ifdef VG_SPEED_HAVE_OPENSSL
+extern const struct speed_peer speed_peer_openssl;
+#endif
+#ifdef VG_SPEED_HAVE_BEARSSL
+extern const struct speed_peer speed_peer_bearssl;
+#endif
+
+/* Big-endian 32-bit load, for counters. */
+static inline uint32_t speed_load32_be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+#endif /* VG_SPEED_H */

@@ -1,0 +1,890 @@
+/*
+ * vg-speed — every algorithm of include/vg.h next to its peers (OpenSSL's libcrypto through EVP,
+ * BearSSL's constant-time code), in the same process, on the same buffers.
+ *
+ * Method, for each cell (one row at one message size):
+ *   1. every participant (vg once per implementation measured, then each peer that has the row) sets
+ *      up its keys and contexts outside the timing, as a user who reuses them would;
+ *   2. correctness, once: every participant does the operation on the same input and must produce
+ *      the same bytes (ciphertext and tag; an open must accept the tag and return the plaintext).
+ *      Any difference prints MISMATCH and the program exits 1. Times are never asserted;
+ *   3. each participant is calibrated once to an iteration count that lasts about --ms milliseconds;
+ *   4. --rounds rounds, the participants alternating within each round (vg, OpenSSL, BearSSL, vg, ...),
+ *      so a slow phase of the machine (another process, a frequency change) hits all of them alike;
+ *      each round is timed with CLOCK_MONOTONIC;
+ *   5. each participant's median time per operation gives its speed (GB/s = 10^9 bytes per second, or
+ *      ns per key set-up), and ratio = vg's speed / the peer's speed (above 1: vg is faster).
+ *
+ * Exit status: 0 success, 1 a correctness failure (MISMATCH or an operation that failed during the
+ * check), 2 a usage error or an operation that failed while timed.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "speed.h"
+#include "vg.h"
+
+#ifndef VG_SPEED_VERSION
+#define VG_SPEED_VERSION "unknown"
+#endif
+#ifndef VG_SPEED_BUILD_TYPE
+#define VG_SPEED_BUILD_TYPE "unknown"
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* What is measured                                                                                */
+
+static const struct speed_row rows[] = {
+    {"aes128-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 16},
+    {"aes192-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 24},
+    {"aes256-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 32},
+    {"aes128-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 16},
+    {"aes192-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 24},
+    {"aes256-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 32},
+    {"aes128-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 16},
+    {"aes192-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 24},
+    {"aes256-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 32},
+    {"aes128-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 16},
+    {"aes192-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 24},
+    {"aes256-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 32},
+    {"aes128-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 16},
+    {"aes256-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 32},
+    {"aes128-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 16},
+    {"aes128-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 16},
+    {"aes256-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 32},
+    {"aes256-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 32},
+    {"aes128-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 16},
+    {"aes256-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 32},
+    {"aes128-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 16},
+    {"aes128-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 16},
+    {"aes256-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 32},
+    {"aes256-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 32},
+    {"aes128-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 16},
+    {"aes256-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 32},
+    {"aes128-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 16},
+    {"aes128-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 16},
+    {"aes256-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 32},
+    {"aes256-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 32},
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+/* What each group's heading says about its rows' parameters. */
+static const struct {
+    const char *group;
+    const char *about;
+} groups[] = {
+    {"AES key set-up", "ns per key (lower is better); vg makes encryption and decryption round keys, "
+                       "the peers encryption keys only"},
+    {"AES-ECB", "whole blocks, out of place"},
+    {"AES-CTR", "vg_aes_ctr32 (32-bit counter); each call goes on with the stream"},
+    {"AES-GCM", "12-byte nonce, 16-byte tag, no AAD; key set-up includes the GHASH key"},
+    {"AES-GCM-SIV", "12-byte nonce, 16-byte tag, no AAD; key set-up is the key-generating key's"},
+    {"AES-CCM", "13-byte nonce, 16-byte tag, no AAD"},
+};
+
+/* The peers compiled in, in the order they run after vg. */
+static const struct speed_peer *const peers[] = {
+#ifdef VG_SPEED_HAVE_OPENSSL
+    &speed_peer_openssl,
+#endif
+#ifdef VG_SPEED_HAVE_BEARSSL
+    &speed_peer_bearssl,
+#endif
+    NULL,
+};
+#define MAX_PEERS 2
+
+static const uint16_t default_sizes[] = {16, 64, 1024, 16384};
+#define MAX_SIZES 32
+#define MAX_SIZE ((size_t)64 << 20)
+#define MAX_IMPLS 16
+#define MAX_PARTICIPANTS (MAX_IMPLS + MAX_PEERS)
+#define MAX_ROUNDS 99
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Options                                                                                         */
+
+static struct {
+    size_t sizes[MAX_SIZES];
+    size_t nsizes;
+    int rounds;
+    double seconds_per_round;
+    int json;
+    int cpu_time; /* time with the thread's CPU clock instead of CLOCK_MONOTONIC */
+    const char *filter;
+    const char *impls[MAX_IMPLS];
+    size_t nimpls;
+} opt;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vg-speed [options]\n"
+            "Times every algorithm of vg next to OpenSSL and BearSSL in one process; prints medians.\n"
+            "  --sizes LIST   message sizes in bytes, comma-separated (k and M suffixes: x1024);\n"
+            "                 default 16,64,1024,16384\n"
+            "  --rounds N     rounds per cell, participants alternating in each (default 9)\n"
+            "  --ms N         milliseconds each participant runs per round (default 10)\n"
+            "  --quick        smoke run: 3 rounds of 2 ms (a few seconds in all)\n"
+            "  --filter LIST  only rows whose name contains one of these comma-separated strings\n"
+            "                 (e.g. gcm, ccm-seal, aes256)\n"
+            "  --impl NAME    vg implementation(s) to measure: a name, a comma-separated list, or\n"
+            "                 'all' (every one this CPU runs); default: the one in use (VG_IMPL)\n"
+            "  --cpu-time     time with the thread's CPU-time clock instead of CLOCK_MONOTONIC: on a\n"
+            "                 busy machine it leaves out the time other processes hold the CPU\n"
+            "  --json         the same results as a JSON array, one object per line\n"
+            "  --list         list the rows and the implementations, then exit\n"
+            "  --help         this text\n"
+            "Exit status: 0 done; 1 MISMATCH (vg and a peer disagree) or a failed operation; 2 usage.\n");
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno) return -1;
+    if (*end == 'k' || *end == 'K') {
+        v *= 1024;
+        end++;
+    } else if (*end == 'm' || *end == 'M') {
+        v *= 1024 * 1024;
+        end++;
+    }
+    if (*end == 'i' && end[1] == 'B') end += 2; /* "16KiB" */
+    if ((*end != '\0' && *end != ',') || v == 0 || v > MAX_SIZE) return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int parse_sizes(const char *list)
+{
+    opt.nsizes = 0;
+    const char *p = list;
+    for (;;) {
+        if (opt.nsizes == MAX_SIZES || parse_size(p, &opt.sizes[opt.nsizes]) != 0) return -1;
+        opt.nsizes++;
+        p = strchr(p, ',');
+        if (!p) return 0;
+        p++;
+    }
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Whether row name contains one of the comma-separated strings of filter. */
+static int row_selected(const char *name)
+{
+    if (!opt.filter) return 1;
+    const char *p = opt.filter;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        for (const char *q = name; n && strlen(q) >= n; q++)
+            if (strncmp(q, p, n) == 0) return 1;
+        p += n;
+        if (*p == ',') p++;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The header                                                                                      */
+
+static char cpu_model[256];
+static char machine[sizeof ((struct utsname *)0)->machine + 1];
+static char date[64];
+static double load_average = -1; /* 1-minute, from /proc/loadavg; -1 if unknown */
+static long online_cpus = -1;
+static const char *available[MAX_IMPLS];
+static size_t navailable;
+
+static void read_cpu_model(void)
+{
+    struct utsname u;
+    snprintf(machine, sizeof machine, "%s", uname(&u) == 0 ? u.machine : "unknown");
+    cpu_model[0] = '\0';
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0) continue;
+        const char *v = strchr(line, ':');
+        if (!v) continue;
+        v++;
+        while (*v == ' ' || *v == '\t') v++;
+        snprintf(cpu_model, sizeof cpu_model, "%s", v);
+        cpu_model[strcspn(cpu_model, "\r\n")] = '\0';
+        break;
+    }
+    fclose(f);
+}
+
+/* How busy the machine is: the numbers of a run that shares its CPUs say less. */
+static void read_load(void)
+{
+#ifdef _SC_NPROCESSORS_ONLN
+    online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f) return;
+    if (fscanf(f, "%lf", &load_average) != 1) load_average = -1;
+    fclose(f);
+}
+
+static const char *compiler(void)
+{
+    static char buf[128];
+#if defined(__clang__)
+    snprintf(buf, sizeof buf, "clang %s", __clang_version__);
+#elif defined(__GNUC__)
+    snprintf(buf, sizeof buf, "gcc %s", __VERSION__);
+#else
+    snprintf(buf, sizeof buf, "unknown compiler");
+#endif
+    /* __clang_version__ ends with a space (or " (git sha)" in some builds). */
+    size_t n = strlen(buf);
+    while (n && buf[n - 1] == ' ') buf[--n] = '\0';
+    return buf;
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') printf("\\%c", c);
+        else if (c < 0x20) printf("\\u%04x", c);
+        else putchar(c);
+    }
+    putchar('"');
+}
+
+static void json_string_list(const char *const *list, size_t n)
+{
+    putchar('[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) putchar(',');
+        json_string(list[i]);
+    }
+    putchar(']');
+}
+
+static void print_header(void)
+{
+    const char *not_built[2] = {NULL, NULL};
+    size_t nnot = 0;
+#ifndef VG_SPEED_HAVE_OPENSSL
+    not_built[nnot++] = "OpenSSL: not built in (install libssl-dev)";
+#endif
+#ifndef VG_SPEED_HAVE_BEARSSL
+    not_built[nnot++] = "BearSSL: not built in (install libbearssl-dev)";
+#endif
+    if (opt.json) {
+        printf("[\n{\"type\":\"header\",\"vg_version\":");
+        json_string(VG_SPEED_VERSION);
+        printf(",\"build_type\":");
+        json_string(VG_SPEED_BUILD_TYPE);
+        printf(",\"compiler\":");
+        json_string(compiler());
+        printf(",\"cpu\":");
+        json_string(cpu_model[0] ? cpu_model : machine);
+        printf(",\"machine\":");
+        json_string(machine);
+        printf(",\"impls\":");
+        json_string_list(opt.impls, opt.nimpls);
+        printf(",\"available_impls\":");
+        json_string_list(available, navailable);
+        printf(",\"peers\":[");
+        for (size_t i = 0; peers[i]; i++) {
+            printf("%s{\"name\":", i ? "," : "");
+            json_string(peers[i]->name);
+            printf(",\"version\":");
+            json_string(peers[i]->describe());
+            putchar('}');
+        }
+        printf("],\"not_built\":");
+        json_string_list(not_built, nnot);
+        printf(",\"date\":");
+        json_string(date);
+        printf(",\"load_average\":%.2f,\"online_cpus\":%ld,\"clock\":\"%s\"", load_average, online_cpus,
+               opt.cpu_time ? "thread-cpu-time" : "monotonic");
+        printf(",\"rounds\":%d,\"ms_per_round\":%g,\"statistic\":\"median\",\"units\":{\"speed\":\"GB/s "
+               "(1e9 bytes/s)\",\"keysetup\":\"ns per key\"},\"ratio\":\"vg speed / peer speed\"",
+               opt.rounds, opt.seconds_per_round * 1e3);
+        printf(",\"gcm\":\"12-byte nonce, 16-byte tag, no AAD\",\"gcm_siv\":\"12-byte nonce, 16-byte tag, "
+               "no AAD\",\"ccm\":\"13-byte nonce, 16-byte tag, no AAD\"}");
+        return;
+    }
+    printf("vg-speed   vg %s (%s build), %s\n", VG_SPEED_VERSION, VG_SPEED_BUILD_TYPE, compiler());
+    if (cpu_model[0]) printf("cpu        %s (%s)\n", cpu_model, machine);
+    else printf("cpu        %s\n", machine);
+    printf("vg impl    ");
+    for (size_t i = 0; i < opt.nimpls; i++) printf("%s%s", i ? ", " : "", opt.impls[i]);
+    printf(" (available here: ");
+    for (size_t i = 0; i < navailable; i++) printf("%s%s", i ? ", " : "", available[i]);
+    printf(")\n");
+    for (size_t i = 0; peers[i]; i++) printf("peer       %s\n", peers[i]->describe());
+    for (size_t i = 0; i < nnot; i++) printf("peer       %s\n", not_built[i]);
+    printf("date       %s\n", date);
+    if (load_average >= 0)
+        printf("load       %.2f (1-minute average) on %ld online CPUs%s\n", load_average, online_cpus,
+               online_cpus > 0 && load_average > 0.5 * (double)online_cpus
+                   ? ": the CPUs are shared, expect noise (--cpu-time leaves out the others' time)"
+                   : "");
+    printf("method     median of %d rounds of ~%g ms per participant, vg and peers alternating in one "
+           "process,\n           timed with %s; GB/s = 10^9 bytes/s; ratio = vg speed / peer speed "
+           "(above 1: vg faster)\n",
+           opt.rounds, opt.seconds_per_round * 1e3,
+           opt.cpu_time ? "the thread's CPU-time clock" : "CLOCK_MONOTONIC");
+    printf("modes      GCM, GCM-SIV: 12-byte nonce, 16-byte tag, no AAD; CCM: 13-byte nonce, 16-byte tag, "
+           "no AAD\n");
+    if (strcmp(VG_SPEED_BUILD_TYPE, "Release") != 0 && strcmp(VG_SPEED_BUILD_TYPE, "RelWithDebInfo") != 0)
+        printf("WARNING    not a Release build: these numbers say little about vg\n");
+    fflush(stdout);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Timing                                                                                          */
+
+static double seconds(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The clock the measurements use. */
+static double now(void) { return seconds(opt.cpu_time ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC); }
+
+struct participant {
+    const struct speed_peer *peer;
+    const char *impl; /* vg's implementation; NULL for a peer */
+    void *state;
+    uint64_t iterations;               /* per round, from the calibration */
+    double per_op[MAX_ROUNDS];         /* seconds per operation, each round */
+    double median;
+    char label[48];
+};
+
+/* "vg (portable)" or the peer's name, for messages. */
+static const char *who(struct participant *p)
+{
+    if (!p->label[0]) {
+        if (p->impl) snprintf(p->label, sizeof p->label, "vg (%.32s)", p->impl);
+        else snprintf(p->label, sizeof p->label, "%.32s", p->peer->name);
+    }
+    return p->label;
+}
+
+/* Seconds that `iterations` operations take; exits if the library reports a failure. */
+static double time_run(const struct speed_row *row, struct participant *p, uint64_t iterations)
+{
+    double t0 = now();
+    int rc = p->peer->run(p->state, iterations);
+    double t = now() - t0;
+    if (rc != 0) {
+        fprintf(stderr, "ERROR %s: %s failed while timed (code %d)\n", row->name, who(p), rc);
+        exit(2);
+    }
+    return t;
+}
+
+/* Finds an iteration count that lasts about opt.seconds_per_round: doubles until a run lasts a
+   quarter of it, then scales linearly. The doubling runs double as the warm-up. */
+static void calibrate(const struct speed_row *row, struct participant *p)
+{
+    double target = opt.seconds_per_round;
+    uint64_t n = 1;
+    double t;
+    for (;;) {
+        t = time_run(row, p, n);
+        if (t >= target / 4 || n >= ((uint64_t)1 << 40)) break;
+        n *= t < target / 256 ? 16 : 2;
+    }
+    double scaled = (double)n * target / (t > 1e-9 ? t : 1e-9);
+    p->iterations = scaled < 1 ? 1 : (uint64_t)scaled;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+    double s[MAX_ROUNDS];
+    memcpy(s, v, (size_t)n * sizeof *v);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Correctness: the same bytes from everyone                                                       */
+
+/* Index of the first differing byte, or -1. */
+static long first_difference(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return (long)i;
+    return -1;
+}
+
+static void mismatch(const struct speed_row *row, size_t len, const char *what)
+{
+    if (opt.json) {
+        printf(",\n{\"type\":\"mismatch\",\"row\":");
+        json_string(row->name);
+        printf(",\"bytes\":%zu,\"text\":", len);
+        json_string(what);
+        printf("}\n]\n");
+    } else {
+        printf("MISMATCH %s, %zu bytes: %s\n", row->name, len, what);
+    }
+    fflush(stdout);
+    fprintf(stderr, "MISMATCH %s, %zu bytes: %s\n", row->name, len, what);
+    exit(1);
+}
+
+/* Checks every participant against the first (vg) and, for open, against the plaintext. */
+static void check_cell(const struct speed_job *job, struct participant *parts, size_t nparts,
+                       uint8_t *outs, uint8_t *tags)
+{
+    const struct speed_row *row = job->row;
+    size_t stride = job->len + 16;
+    int has_tag = row->alg != SPEED_AES && (row->op == SPEED_SEAL || row->op == SPEED_KEYSETUP);
+    /* An AES key check encrypts one block whatever job->len is. */
+    size_t n = row->alg == SPEED_AES && row->op == SPEED_KEYSETUP ? 16 : job->len;
+    char what[256];
+    for (size_t i = 0; i < nparts; i++) {
+        uint8_t *out = outs + i * stride, *tag = tags + i * SPEED_TAG_LEN;
+        memset(out, 0, stride);
+        memset(tag, 0, SPEED_TAG_LEN);
+        if (parts[i].peer->compute(parts[i].state, out, tag) != 0) {
+            snprintf(what, sizeof what, "%s failed%s", who(&parts[i]),
+                     row->op == SPEED_OPEN ? " (rejected the tag of vg's seal)" : "");
+            mismatch(row, job->len, what);
+        }
+        const uint8_t *want = row->op == SPEED_OPEN ? job->pt : outs; /* participant 0's output */
+        long at = first_difference(out, want, n);
+        if (at >= 0) {
+            snprintf(what, sizeof what, "%s %s differs from %s at byte %ld", who(&parts[i]),
+                     row->op == SPEED_OPEN ? "plaintext" : "output",
+                     row->op == SPEED_OPEN ? "the original" : who(&parts[0]), at);
+            mismatch(row, job->len, what);
+        }
+        if (has_tag && (at = first_difference(tag, tags, SPEED_TAG_LEN)) >= 0) {
+            snprintf(what, sizeof what, "%s tag differs from %s at byte %ld", who(&parts[i]),
+                     who(&parts[0]), at);
+            mismatch(row, job->len, what);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Output                                                                                          */
+
+static size_t npeer_columns(void)
+{
+    size_t n = 0;
+    while (peers[n]) n++;
+    return n;
+}
+
+/* A speed (GB/s) or a time (ns) with its unit, in a 12-character column. */
+static void print_value(double v, int keysetup)
+{
+    char buf[32];
+    if (keysetup) snprintf(buf, sizeof buf, v >= 1000 ? "%.0f ns" : "%.1f ns", v);
+    else snprintf(buf, sizeof buf, v >= 100 ? "%.1f GB/s" : v >= 10 ? "%.2f GB/s" : "%.3f GB/s", v);
+    printf(" %12s", buf);
+}
+
+static const char *last_group;
+
+static void print_group_heading(const struct speed_row *row)
+{
+    if (last_group && strcmp(last_group, row->group) == 0) return;
+    last_group = row->group;
+    if (opt.json) return;
+    const char *about = "";
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (strcmp(groups[i].group, row->group) == 0) about = groups[i].about;
+    printf("\n%s: %s\n", row->group, about);
+    /* Which peers sit out the whole group, and why. */
+    for (size_t i = 0; peers[i]; i++) {
+        const char *why = NULL;
+        int all_out = 1;
+        for (size_t r = 0; r < NROWS; r++) {
+            const char *w;
+            if (strcmp(rows[r].group, row->group) != 0) continue;
+            if (peers[i]->supports(&rows[r], &w)) all_out = 0;
+            else why = w;
+        }
+        if (why) printf("  (%s%s)\n", why, all_out ? "" : " for some rows");
+    }
+    printf("%-24s %8s  %-9s %12s", "row", "bytes", "impl", "vg");
+    for (size_t i = 0; peers[i]; i++) {
+        char ratio[32];
+        snprintf(ratio, sizeof ratio, "vg/%s", peers[i]->name);
+        printf(" %12s %11s", peers[i]->name, ratio);
+    }
+    printf("\n");
+}
+
+/* Prints one line per vg implementation: its median, then each peer's and the ratio. */
+static void print_cell(const struct speed_job *job, size_t len, const struct participant *parts,
+                       size_t nvg, const struct participant *const *by_peer)
+{
+    const struct speed_row *row = job->row;
+    int keysetup = row->op == SPEED_KEYSETUP;
+    for (size_t v = 0; v < nvg; v++) {
+        double vg_value = keysetup ? parts[v].median * 1e9 : (double)len / parts[v].median / 1e9;
+        if (opt.json) {
+            printf(",\n{\"type\":\"result\",\"row\":");
+            json_string(row->name);
+            printf(",\"group\":");
+            json_string(row->group);
+            printf(",\"key_bits\":%zu,", row->key_len * 8);
+            if (keysetup) printf("\"bytes\":null,\"unit\":\"ns\"");
+            else printf("\"bytes\":%zu,\"unit\":\"GB/s\"", len);
+            printf(",\"impl\":");
+            json_string(parts[v].impl);
+            if (row->alg != SPEED_AES) printf(",\"nonce_len\":%zu,\"tag_len\":%d", job->nonce_len, SPEED_TAG_LEN);
+            printf(",\"vg\":%.6g", vg_value);
+            for (size_t i = 0; peers[i]; i++) {
+                const struct participant *p = by_peer[i];
+                if (!p) {
+                    printf(",\"%s\":null,\"vg_over_%s\":null", peers[i]->key, peers[i]->key);
+                    continue;
+                }
+                double value = keysetup ? p->median * 1e9 : (double)len / p->median / 1e9;
+                printf(",\"%s\":%.6g,\"vg_over_%s\":%.6g", peers[i]->key, value, peers[i]->key,
+                       p->median / parts[v].median);
+            }
+            putchar('}');
+        } else {
+            char bytes[32];
+            snprintf(bytes, sizeof bytes, keysetup ? "-" : "%zu", len);
+            printf("%-24s %8s  %-9s", row->name, bytes, parts[v].impl);
+            print_value(vg_value, keysetup);
+            for (size_t i = 0; peers[i]; i++) {
+                const struct participant *p = by_peer[i];
+                if (!p) {
+                    printf(" %12s %11s", "-", "-");
+                    continue;
+                }
+                print_value(keysetup ? p->median * 1e9 : (double)len / p->median / 1e9, keysetup);
+                /* Speed ratio: the peer's time over vg's. */
+                printf(" %10.2fx", p->median / parts[v].median);
+            }
+            printf("\n");
+        }
+    }
+    fflush(stdout);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* One cell                                                                                        */
+
+static uint8_t *buf_pt, *buf_ct, *buf_outs, *buf_tags;
+static int ccm_long_nonce_shortened; /* a CCM message too long for a 13-byte nonce was measured */
+
+/* CCM's nonce leaves 15 - nonce_len bytes to encode the message length: 13 bytes (the usual choice,
+   and the one the table announces) carry at most 65535 bytes. Longer messages get the longest nonce
+   whose length field holds them. */
+static size_t ccm_nonce_len(size_t len)
+{
+    size_t nonce_len = SPEED_CCM_NONCE_LEN;
+    while (nonce_len > 7 && (uint64_t)len >> (8 * (15 - nonce_len)) != 0) nonce_len--;
+    return nonce_len;
+}
+static uint8_t ct_tag[SPEED_TAG_LEN];
+
+/* Deterministic inputs: the bytes do not matter to the time, only that everyone gets the same. */
+static void fill(uint8_t *p, size_t n, uint64_t seed)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15u + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = (uint8_t)(x >> 32);
+    }
+}
+
+static void close_all(struct participant *parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (parts[i].state) parts[i].peer->close(parts[i].state);
+}
+
+static void run_cell(const struct speed_row *row, size_t len)
+{
+    static const uint8_t key[32] = {
+        0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+        0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f};
+    static const uint8_t nonce[13] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad,
+                                      0xde, 0xca, 0xf8, 0x88, 0x42};
+    /* Counter block: 12 bytes of nonce, then a 32-bit counter far from wrapping (vg and BearSSL
+       wrap the last 32 bits, OpenSSL carries into the nonce: the check must not cross 2^32). */
+    static const uint8_t counter[16] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad,
+                                        0xde, 0xca, 0xf8, 0x88, 0x00, 0x00, 0x00, 0x01};
+    struct speed_job job = {
+        .row = row,
+        .len = row->op == SPEED_KEYSETUP ? 16 : len,
+        .key = key,
+        .nonce = nonce,
+        .nonce_len = row->alg == SPEED_CCM ? ccm_nonce_len(len) : SPEED_GCM_NONCE_LEN,
+        .counter = counter,
+        .pt = buf_pt,
+        .ct = buf_ct,
+        .tag = ct_tag,
+    };
+    struct participant parts[MAX_PARTICIPANTS];
+    const struct participant *by_peer[MAX_PEERS + 1] = {NULL};
+    if (row->alg == SPEED_CCM && job.nonce_len != SPEED_CCM_NONCE_LEN) ccm_long_nonce_shortened = 1;
+    size_t nparts = 0;
+    memset(parts, 0, sizeof parts);
+
+    if (row->op == SPEED_OPEN) {
+        /* A valid sealed message to open: vg seals it (the seal rows check vg's seal against the
+           peers; here each participant must accept it and give back the plaintext). */
+        struct speed_row seal_row = *row;
+        seal_row.op = SPEED_SEAL;
+        struct speed_job seal_job = job;
+        seal_job.row = &seal_row;
+        void *st = speed_peer_vg.open(&seal_job, opt.impls[0]);
+        if (!st || speed_peer_vg.compute(st, buf_ct, ct_tag) != 0) {
+            if (st) speed_peer_vg.close(st);
+            mismatch(row, len, "vg could not seal the message to open");
+        }
+        speed_peer_vg.close(st);
+    }
+
+    for (size_t i = 0; i < opt.nimpls; i++) {
+        parts[nparts].peer = &speed_peer_vg;
+        parts[nparts].impl = opt.impls[i];
+        nparts++;
+    }
+    size_t nvg = nparts;
+    for (size_t i = 0; peers[i]; i++) {
+        const char *why;
+        if (!peers[i]->supports(row, &why)) continue;
+        parts[nparts].peer = peers[i];
+        nparts++;
+    }
+    for (size_t i = 0; i < nparts; i++) {
+        parts[i].state = parts[i].peer->open(&job, parts[i].impl);
+        if (!parts[i].state) {
+            char what[128];
+            snprintf(what, sizeof what, "%s could not set up its key", who(&parts[i]));
+            close_all(parts, nparts);
+            mismatch(row, len, what);
+        }
+    }
+
+    check_cell(&job, parts, nparts, buf_outs, buf_tags);
+
+    for (size_t i = 0; i < nparts; i++) calibrate(row, &parts[i]);
+    for (int r = 0; r < opt.rounds; r++)
+        for (size_t i = 0; i < nparts; i++)
+            parts[i].per_op[r] = time_run(row, &parts[i], parts[i].iterations) / (double)parts[i].iterations;
+    for (size_t i = 0; i < nparts; i++) parts[i].median = median(parts[i].per_op, opt.rounds);
+
+    for (size_t i = nvg; i < nparts; i++)
+        for (size_t k = 0; peers[k]; k++)
+            if (parts[i].peer == peers[k]) by_peer[k] = &parts[i];
+    print_cell(&job, len, parts, nvg, by_peer);
+    close_all(parts, nparts);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+static int choose_impls(const char *arg)
+{
+    navailable = vg_impl_list(available, MAX_IMPLS);
+    if (navailable > MAX_IMPLS) navailable = MAX_IMPLS;
+    opt.nimpls = 0;
+    if (!arg) {
+        opt.impls[opt.nimpls++] = vg_impl_name();
+        return 0;
+    }
+    if (strcmp(arg, "all") == 0) {
+        for (size_t i = 0; i < navailable; i++) opt.impls[opt.nimpls++] = available[i];
+        return 0;
+    }
+    const char *p = arg;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        size_t i;
+        for (i = 0; i < navailable; i++)
+            if (strlen(available[i]) == n && strncmp(available[i], p, n) == 0) break;
+        if (i == navailable) {
+            fprintf(stderr, "vg-speed: implementation '%.*s' is not available here (available:", (int)n, p);
+            for (i = 0; i < navailable; i++) fprintf(stderr, " %s", available[i]);
+            fprintf(stderr, ")\n");
+            return -1;
+        }
+        if (opt.nimpls == MAX_IMPLS) return -1;
+        opt.impls[opt.nimpls++] = available[i];
+        p += n;
+        if (*p == ',') p++;
+    }
+    return opt.nimpls ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *impl_arg = NULL;
+    int quick = 0, rounds = -1, ms = -1, list = 0;
+    opt.nsizes = sizeof default_sizes / sizeof default_sizes[0];
+    for (size_t i = 0; i < opt.nsizes; i++) opt.sizes[i] = default_sizes[i];
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(a, "--cpu-time") == 0) {
+            opt.cpu_time = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            opt.json = 1;
+        } else if (strcmp(a, "--list") == 0) {
+            list = 1;
+        } else if (v && strcmp(a, "--sizes") == 0) {
+            if (parse_sizes(v) != 0) {
+                fprintf(stderr, "vg-speed: bad --sizes '%s' (1 byte .. 64 MiB each, at most %d)\n", v, MAX_SIZES);
+                return 2;
+            }
+            i++;
+        } else if (v && strcmp(a, "--rounds") == 0) {
+            if (parse_int(v, 1, MAX_ROUNDS, &rounds) != 0) {
+                fprintf(stderr, "vg-speed: bad --rounds '%s' (1..%d)\n", v, MAX_ROUNDS);
+                return 2;
+            }
+            i++;
+        } else if (v && strcmp(a, "--ms") == 0) {
+            if (parse_int(v, 1, 10000, &ms) != 0) {
+                fprintf(stderr, "vg-speed: bad --ms '%s' (1..10000)\n", v);
+                return 2;
+            }
+            i++;
+        } else if (v && strcmp(a, "--filter") == 0) {
+            opt.filter = v;
+            i++;
+        } else if (v && strcmp(a, "--impl") == 0) {
+            impl_arg = v;
+            i++;
+        } else {
+            fprintf(stderr, "vg-speed: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    opt.rounds = rounds > 0 ? rounds : quick ? 3 : 9;
+    opt.seconds_per_round = (ms > 0 ? ms : quick ? 2 : 10) * 1e-3;
+    if (choose_impls(impl_arg) != 0) return 2;
+
+    if (list) {
+        for (size_t r = 0; r < NROWS; r++)
+            if (row_selected(rows[r].name)) printf("%-24s %s\n", rows[r].name, rows[r].group);
+        printf("implementations:");
+        for (size_t i = 0; i < navailable; i++) printf(" %s", available[i]);
+        printf("\n");
+        return 0;
+    }
+    size_t selected = 0;
+    for (size_t r = 0; r < NROWS; r++) selected += (size_t)row_selected(rows[r].name);
+    if (!selected) {
+        fprintf(stderr, "vg-speed: --filter '%s' matches no row (see --list)\n", opt.filter);
+        return 2;
+    }
+
+    size_t max = 16;
+    for (size_t i = 0; i < opt.nsizes; i++)
+        if (opt.sizes[i] > max) max = opt.sizes[i];
+    size_t nparts_max = opt.nimpls + npeer_columns();
+    buf_pt = malloc(max);
+    buf_ct = malloc(max);
+    buf_outs = malloc((max + 16) * nparts_max);
+    buf_tags = malloc(SPEED_TAG_LEN * nparts_max);
+    if (!buf_pt || !buf_ct || !buf_outs || !buf_tags) {
+        fprintf(stderr, "vg-speed: out of memory\n");
+        return 2;
+    }
+    fill(buf_pt, max, 1);
+
+    read_cpu_model();
+    read_load();
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
+    print_header();
+
+    double start = seconds(CLOCK_MONOTONIC); /* wall time of the whole run, whatever --cpu-time says */
+    int skipped_unaligned = 0;
+    for (size_t r = 0; r < NROWS; r++) {
+        const struct speed_row *row = &rows[r];
+        if (!row_selected(row->name)) continue;
+        print_group_heading(row);
+        if (row->op == SPEED_KEYSETUP) {
+            run_cell(row, 0);
+            continue;
+        }
+        for (size_t i = 0; i < opt.nsizes; i++) {
+            /* ECB and CTR (vg_aes_ctr32) take whole blocks only. */
+            if (row->alg == SPEED_AES && opt.sizes[i] % 16) {
+                skipped_unaligned = 1;
+                continue;
+            }
+            run_cell(row, opt.sizes[i]);
+        }
+    }
+    double took = seconds(CLOCK_MONOTONIC) - start;
+
+    const char *notes[4];
+    size_t nnotes = 0;
+    if (skipped_unaligned) notes[nnotes++] = "ECB and CTR rows skip sizes that are not a multiple of 16";
+    if (ccm_long_nonce_shortened)
+        notes[nnotes++] = "CCM messages of 64 KiB or more use a 12-byte nonce (11 from 16 MiB): a 13-byte "
+                          "nonce leaves a 2-byte length field, 65535 bytes at most";
+#ifdef VG_SPEED_HAVE_BEARSSL
+    notes[nnotes++] = "BearSSL works in place: its open timings include copying the ciphertext in";
+#endif
+    if (opt.json) {
+        for (size_t i = 0; i < nnotes; i++) {
+            printf(",\n{\"type\":\"note\",\"text\":");
+            json_string(notes[i]);
+            putchar('}');
+        }
+        printf(",\n{\"type\":\"end\",\"seconds\":%.1f}\n]\n", took);
+    } else {
+        printf("\n");
+        for (size_t i = 0; i < nnotes; i++) printf("note: %s\n", notes[i]);
+        printf("(every correctness check passed; run took %.1f s)\n", took);
+    }
+    free(buf_pt);
+    free(buf_ct);
+    free(buf_outs);
+    free(buf_tags);
+    return 0;
+}
