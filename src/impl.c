@@ -11,9 +11,15 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#if defined(__x86_64__)
+#include "x86_64/x86_64.h"
+#endif
 
 /* Best first. Each architecture's backends are added here under their #if. */
 const struct vg_impl *const vg_all_impls[] = {
+#if defined(__x86_64__)
+    &vg_aesni_impl,
+#endif
     &vg_portable_impl,
     NULL,
 };

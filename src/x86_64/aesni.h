@@ -1,0 +1,237 @@
+/*
+ * aesni.h — the "aesni" implementation's layouts, kernels and inline building blocks.
+ *
+ * CPU features: AES-NI, PCLMULQDQ, SSSE3 (pshufb), SSE4.1 — see VG_X86_AESNI_NEEDS. Every function
+ * carries VG_AESNI_TARGET instead of a global -m flag, so the library still loads and runs (with the
+ * portable implementation) on a CPU without them; vg_aesni_impl.available() gates every call.
+ * Only 128-bit legacy-SSE encodings are used (no VEX), so Westmere-class CPUs without AVX run it.
+ *
+ * Files:
+ *   aesni_aes.c    key expansion, ECB both ways, CTR32 (inc32, big-endian) and CTR32-LE (RFC 8452)
+ *   aesni_ghash.c  GHASH and POLYVAL over one POLYVAL multiplier (the derivation is written there)
+ *   aesni_gcm.c    the fused GCM kernels: CTR stitched with GHASH
+ *   aesni_ccm.c    CBC-MAC and the fused CCM kernels: the MAC chain stitched with CTR
+ *   aesni_impl.c   the vg_impl table
+ *
+ * Data never passes through host-order integers: blocks are loaded as bytes into XMM registers
+ * (x86 is little-endian, so byte i of a block is byte i of the register; that is what the
+ * instructions define, not an assumption about the host).
+ */
+#ifndef VG_X86_64_AESNI_H
+#define VG_X86_64_AESNI_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <wmmintrin.h>
+
+#include "x86_64.h"
+
+#define VG_AESNI_TARGET __attribute__((target("aes,pclmul,sse4.1,ssse3")))
+#define VG_AESNI_INLINE static inline __attribute__((always_inline)) VG_AESNI_TARGET
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Layouts                                                                                          */
+
+/* The AES schedule inside the key's sched[VG_SCHED_SIZE]. Round keys are stored as the 16 bytes
+   AddRoundKey XORs into the state (FIPS 197 order), which is exactly what aesenc/aesdec take. */
+struct aesni_sched {
+    unsigned char enc[15][16]; /* round keys 0..rounds of the Cipher (FIPS 197 §5.2) */
+    unsigned char dec[15][16]; /* Equivalent Inverse Cipher (FIPS 197 §5.3.5): dec[0] = enc[rounds],
+                                  dec[i] = InvMixColumns(enc[rounds - i]), dec[rounds] = enc[0];
+                                  zero when the key was expanded without want_decrypt */
+    uint32_t rounds;           /* 10, 12 or 14 (public: it follows from the key length) */
+    uint32_t has_decrypt;
+};
+_Static_assert(offsetof(struct aesni_sched, enc) == 0, "aesni_sched layout");
+_Static_assert(offsetof(struct aesni_sched, dec) == 240, "aesni_sched layout");
+_Static_assert(offsetof(struct aesni_sched, rounds) == 480, "aesni_sched layout");
+_Static_assert(sizeof(struct aesni_sched) <= VG_SCHED_SIZE, "aesni_sched too big for VG_SCHED_SIZE");
+
+/* The GHASH/POLYVAL key inside hkey[VG_HKEY_SIZE]; the same layout for both (see aesni_ghash.c).
+   pow[k-1] holds H_k = H • H • ... • H (k factors, • the POLYVAL product a*b*x^-128) as a
+   little-endian 128-bit polynomial (bit i = coefficient of x^i); kara[k-1] holds lo64(H_k) ^
+   hi64(H_k) in both halves, the Karatsuba middle operand, so it need not be recomputed per block. */
+#define AESNI_HPOWERS 8
+struct aesni_hkey {
+    unsigned char pow[AESNI_HPOWERS][16];
+    unsigned char kara[AESNI_HPOWERS][16];
+};
+_Static_assert(offsetof(struct aesni_hkey, pow) == 0, "aesni_hkey layout");
+_Static_assert(offsetof(struct aesni_hkey, kara) == 128, "aesni_hkey layout");
+_Static_assert(sizeof(struct aesni_hkey) <= VG_HKEY_SIZE, "aesni_hkey too big for VG_HKEY_SIZE");
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Kernels (contracts: struct vg_impl in internal.h)                                               */
+
+void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+void aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void aesni_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                     size_t nblocks) VG_INTERNAL;
+void aesni_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                        size_t nblocks) VG_INTERNAL;
+void aesni_ghash_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
+void aesni_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
+void aesni_polyval_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
+void aesni_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
+void aesni_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
+size_t aesni_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                             const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+size_t aesni_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                             const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+size_t aesni_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+                             const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+size_t aesni_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+                             const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* AES building blocks                                                                              */
+
+/* Round keys copied to the stack once per call: 16-byte aligned, so the compiler may use them as
+   memory operands of aesenc (legacy-SSE memory operands must be aligned; the schedule itself is
+   read with unaligned loads so any placement of sched works). */
+struct aesni_round_keys {
+    __m128i k[15];
+    unsigned rounds;
+};
+
+VG_AESNI_INLINE void aesni_load_enc_keys(struct aesni_round_keys *rk, const void *sched)
+{
+    const struct aesni_sched *s = (const struct aesni_sched *)sched;
+    rk->rounds = s->rounds;
+    for (unsigned i = 0; i <= rk->rounds; i++) rk->k[i] = _mm_loadu_si128((const __m128i *)s->enc[i]);
+}
+
+VG_AESNI_INLINE void aesni_load_dec_keys(struct aesni_round_keys *rk, const void *sched)
+{
+    const struct aesni_sched *s = (const struct aesni_sched *)sched;
+    rk->rounds = s->rounds;
+    for (unsigned i = 0; i <= rk->rounds; i++) rk->k[i] = _mm_loadu_si128((const __m128i *)s->dec[i]);
+}
+
+/* Encrypts n blocks (n a compile-time constant after inlining: 8, 4, 2 or 1) side by side: the
+   round loop is outermost so the n independent aesenc of a round issue back to back and hide each
+   other's latency (aesenc: latency 3-4 cycles, 1-2 per cycle; 8 in flight fill the pipe). */
+VG_AESNI_INLINE void aesni_encrypt_n(const struct aesni_round_keys *rk, __m128i *b, int n)
+{
+    for (int i = 0; i < n; i++) b[i] = _mm_xor_si128(b[i], rk->k[0]);
+    for (unsigned r = 1; r < rk->rounds; r++) {
+        __m128i k = rk->k[r];
+        for (int i = 0; i < n; i++) b[i] = _mm_aesenc_si128(b[i], k);
+    }
+    for (int i = 0; i < n; i++) b[i] = _mm_aesenclast_si128(b[i], rk->k[rk->rounds]);
+}
+
+/* The same for the Equivalent Inverse Cipher with dec keys. */
+VG_AESNI_INLINE void aesni_decrypt_n(const struct aesni_round_keys *rk, __m128i *b, int n)
+{
+    for (int i = 0; i < n; i++) b[i] = _mm_xor_si128(b[i], rk->k[0]);
+    for (unsigned r = 1; r < rk->rounds; r++) {
+        __m128i k = rk->k[r];
+        for (int i = 0; i < n; i++) b[i] = _mm_aesdec_si128(b[i], k);
+    }
+    for (int i = 0; i < n; i++) b[i] = _mm_aesdeclast_si128(b[i], rk->k[rk->rounds]);
+}
+
+/* Counters. An inc32 counter block (SP 800-38D: + 1 mod 2^32 on the last four bytes, big-endian)
+   is kept "half swapped": pshufb with AESNI_SWAP_LAST_WORD reverses bytes 12..15 only, so dword 3
+   of the register holds the counter as a number and paddd on that lane alone is inc32 (it wraps
+   mod 2^32 and never carries into the first 96 bits). The same shuffle turns it back into a block.
+   RFC 8452's counter is little-endian in bytes 0..3: dword 0 already holds it, no shuffle needed. */
+VG_AESNI_INLINE __m128i aesni_swap_last_word_mask(void)
+{
+    return _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* GF(2^128) building blocks (the maths is in aesni_ghash.c)                                       */
+
+VG_AESNI_INLINE __m128i aesni_byte_reverse_mask(void)
+{
+    return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/* Three unreduced 256-bit partial sums of Karatsuba products: sum a*b is
+   hi * x^128 + (mid ^ lo ^ hi) * x^64 + lo, where over all products summed
+     lo  = sum a0*b0,  hi = sum a1*b1,  mid = sum (a0^a1)*(b0^b1)
+   (a = a1 x^64 + a0). Summing unreduced products and reducing once is right because reduction
+   mod P is linear. */
+struct aesni_gf_sum {
+    __m128i lo, hi, mid;
+};
+
+VG_AESNI_INLINE void aesni_gf_sum_zero(struct aesni_gf_sum *s)
+{
+    s->lo = _mm_setzero_si128();
+    s->hi = _mm_setzero_si128();
+    s->mid = _mm_setzero_si128();
+}
+
+/* The powers as registers / aligned stack copies (copied once per call, like the round keys, so
+   that pclmulqdq may take them as aligned memory operands). */
+struct aesni_hpowers {
+    __m128i pow[AESNI_HPOWERS];  /* H_1..H_8 */
+    __m128i kara[AESNI_HPOWERS]; /* lo64 ^ hi64 of each, in both halves */
+};
+
+VG_AESNI_INLINE void aesni_load_hpowers(struct aesni_hpowers *hp, const void *hkey)
+{
+    const struct aesni_hkey *hk = (const struct aesni_hkey *)hkey;
+    for (int i = 0; i < AESNI_HPOWERS; i++) {
+        hp->pow[i] = _mm_loadu_si128((const __m128i *)hk->pow[i]);
+        hp->kara[i] = _mm_loadu_si128((const __m128i *)hk->kara[i]);
+    }
+}
+
+/* s += x * h, with hmid = (h0 ^ h1) in the low half (Karatsuba: three pclmulqdq instead of four). */
+VG_AESNI_INLINE void aesni_gf_mul_add(struct aesni_gf_sum *s, __m128i x, __m128i h, __m128i hmid)
+{
+    /* x_lo ^ x_hi in the low half: x ^ (x with halves swapped) */
+    __m128i xmid = _mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e));
+    s->lo = _mm_xor_si128(s->lo, _mm_clmulepi64_si128(x, h, 0x00));          /* x0 * h0 */
+    s->hi = _mm_xor_si128(s->hi, _mm_clmulepi64_si128(x, h, 0x11));          /* x1 * h1 */
+    s->mid = _mm_xor_si128(s->mid, _mm_clmulepi64_si128(xmid, hmid, 0x00));  /* (x0^x1)(h0^h1) */
+}
+
+/* Returns (sum) * x^-128 mod P, P = x^128 + x^127 + x^126 + x^121 + 1: the POLYVAL product of the
+   accumulated terms. Derivation in aesni_ghash.c ("Montgomery reduction"). */
+VG_AESNI_INLINE __m128i aesni_gf_reduce(const struct aesni_gf_sum *s)
+{
+    /* Karatsuba recombination: middle coefficient block m = mid ^ lo ^ hi sits at x^64; split it
+       between the low 128 bits (T0) and the high 128 bits (T1) of the 256-bit product. */
+    __m128i m = _mm_xor_si128(s->mid, _mm_xor_si128(s->lo, s->hi));
+    __m128i t0 = _mm_xor_si128(s->lo, _mm_slli_si128(m, 8));
+    __m128i t1 = _mm_xor_si128(s->hi, _mm_srli_si128(m, 8));
+    /* c = x^63 + x^62 + x^57 in the high half: (x^121 + x^126 + x^127) = c * x^64. */
+    const __m128i poly = _mm_set_epi64x((long long)0xc200000000000000ULL, 0);
+    /* Fold 1: kill bits 0..63 (L0) by adding L0 * P. L0 * 1 cancels them; L0 * c lands at x^64
+       (a 128-bit product t), L0 * x^128 lands at bits 128..191. Swapping t0's halves moves L1 to
+       the x^64 slot (lo) and L0 to the x^128 slot (hi), positions relative to x^64. */
+    __m128i t = _mm_clmulepi64_si128(t0, poly, 0x10);                 /* L0 * c */
+    t0 = _mm_xor_si128(_mm_shuffle_epi32(t0, 0x4e), t);              /* (L1 ^ t.lo, L0 ^ t.hi) @ x^64 */
+    /* Fold 2: the same with M1 = t0.lo (bits 64..127): M1 * x^64 * P adds M1 * c at x^128 and
+       M1 at x^192, and clears bits 64..127. What is left is all at or above x^128: the result. */
+    t = _mm_clmulepi64_si128(t0, poly, 0x10);                         /* M1 * c, at x^128 */
+    t0 = _mm_xor_si128(_mm_shuffle_epi32(t0, 0x4e), t);              /* (t0.hi ^ t.lo, M1 ^ t.hi) */
+    return _mm_xor_si128(t1, t0);
+}
+
+/* acc (register form) after n <= 8 more blocks at in, with one reduction (aesni_ghash.c, section
+   3). reverse = 1 for GHASH (blocks byte-reversed into POLYVAL form), 0 for POLYVAL. */
+VG_AESNI_INLINE __m128i aesni_gf_hash_n(const struct aesni_hpowers *hp, __m128i acc, const uint8_t *in,
+                                        int n, int reverse)
+{
+    struct aesni_gf_sum s;
+    aesni_gf_sum_zero(&s);
+    /* X_j * H_(n-j) for j = 1..n-1, then j = 0: the one product that waits for acc comes last. */
+    for (int i = 1; i <= n; i++) {
+        int j = i == n ? 0 : i;
+        __m128i x = _mm_loadu_si128((const __m128i *)(in + 16 * j));
+        if (reverse) x = _mm_shuffle_epi8(x, aesni_byte_reverse_mask());
+        if (j == 0) x = _mm_xor_si128(x, acc);
+        aesni_gf_mul_add(&s, x, hp->pow[n - j - 1], hp->kara[n - j - 1]);
+    }
+    return aesni_gf_reduce(&s);
+}
+
+#endif /* VG_X86_64_AESNI_H */

@@ -1,0 +1,24 @@
+/* aesni_impl.c — the "aesni" implementation's table: every mandatory kernel plus the fused GCM and CCM
+   kernels (see aesni.h for the files and the CPU features it needs). */
+#include "aesni.h"
+
+static int aesni_available(void) { return vg_x86_has(VG_X86_AESNI_NEEDS); }
+
+const struct vg_impl vg_aesni_impl = {
+    .name = "aesni",
+    .available = aesni_available,
+    .aes_expand_key = aesni_aes_expand_key,
+    .aes_ecb_encrypt = aesni_aes_ecb_encrypt,
+    .aes_ecb_decrypt = aesni_aes_ecb_decrypt,
+    .aes_ctr32 = aesni_aes_ctr32,
+    .aes_ctr32_le = aesni_aes_ctr32_le,
+    .ghash_init = aesni_ghash_init,
+    .ghash_update = aesni_ghash_update,
+    .polyval_init = aesni_polyval_init,
+    .polyval_update = aesni_polyval_update,
+    .cbc_mac = aesni_cbc_mac,
+    .gcm_seal_blocks = aesni_gcm_seal_blocks,
+    .gcm_open_blocks = aesni_gcm_open_blocks,
+    .ccm_seal_blocks = aesni_ccm_seal_blocks,
+    .ccm_open_blocks = aesni_ccm_open_blocks,
+};
