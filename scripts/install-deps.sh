@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs, from Debian's packages, everything the tests and the benchmark peers need.
+# Needs root (or sudo). Safe to run again: apt-get skips what is installed.
+set -euo pipefail
+pkgs=(
+  build-essential cmake pkg-config python3
+  valgrind                                   # constant-time check (memcheck) + its client header
+  libssl-dev libbearssl-dev                  # peers in vg-speed and differential checks
+  clang libclang-rt-14-dev                   # clang build and sanitizers
+  qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross  # big-endian run of the portable suite
+)
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+# apt-get update can fail transiently; retry a few times before giving up.
+for i in 1 2 3; do
+  if $SUDO apt-get update -qq; then break; fi
+  sleep 5
+done
+$SUDO apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+echo "install-deps: ${pkgs[*]}"

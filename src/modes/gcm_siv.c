@@ -1,0 +1,248 @@
+/*
+ * gcm_siv.c — AES-GCM-SIV (RFC 8452), written once over struct vg_impl.
+ *
+ * Per message (RFC 8452 §4):
+ *   1. Key derivation. Block i (i = 0..3 for a 16-byte key, 0..5 for a 32-byte key) is
+ *      E_K(LE32(i) || nonce); the first 8 bytes of blocks 0,1 form the POLYVAL key H, those of blocks
+ *      2..5 the message-encryption key K_enc. The 4 or 6 blocks go through ONE aes_ecb_encrypt call:
+ *      this is on every message's path, and a bitsliced or pipelined kernel encrypts a batch of
+ *      blocks for little more than the price of one.
+ *   2. S = POLYVAL_H(AAD zero-padded || plaintext zero-padded || LE64(8 * aad_len) || LE64(8 * len)).
+ *   3. tag = E_Kenc((S ^ (nonce || 0^32)) with bit 127 cleared), i.e. byte 15's top bit cleared: the
+ *      RFC's byte strings are little-endian integers, so the "most significant bit of the last byte"
+ *      is bit 7 of byte 15.
+ *   4. CTR from the tag with byte 15's top bit set; the counter is the first 4 bytes read as a
+ *      little-endian integer, incremented mod 2^32 (the impl's aes_ctr32_le). The top bit split keeps
+ *      tag inputs and counter blocks of the same key in disjoint halves of the block space.
+ * Open (§5) inverts the order: decrypt with the counter taken from the received tag, POLYVAL the
+ * plaintext just produced, recompute the tag, compare in constant time; on mismatch zero the output.
+ *
+ * Every per-message secret (derived key bytes, expanded K_enc, POLYVAL key, accumulator, partial
+ * keystream) lives on the stack of seal or open and is wiped before they return.
+ *
+ * Limits: plaintext and AAD <= 2^36 bytes (RFC 8452 §6). 2^36 bytes is 2^32 blocks, exactly the
+ * period of the 32-bit counter, so the keystream never repeats within a message.
+ */
+#include "internal.h"
+
+#define SIV_NONCE_LEN 12
+#define SIV_TAG_LEN 16
+#define SIV_MAX_LEN ((uint64_t)1 << 36)
+
+/* Open decrypts and hashes in chunks of this many bytes, so the plaintext POLYVAL reads is still in
+   L1 cache from the CTR pass that wrote it (4 KiB of input plus 4 KiB of output sit well inside every
+   L1 data cache we target, next to the round keys and H powers). A multiple of 16; the value only
+   moves the pass boundaries, never the result. */
+#define SIV_OPEN_CHUNK 4096
+
+_Static_assert(SIV_OPEN_CHUNK % 16 == 0, "chunks are whole blocks");
+
+/* The per-message state: the expanded message-encryption key and the POLYVAL key. */
+struct siv_message {
+    struct vg_aes_key_state enc;                 /* K_enc expanded by the master key's impl */
+    _Alignas(64) unsigned char hkey[VG_HKEY_SIZE]; /* H in the layout polyval_init chose */
+};
+
+/* RFC 8452 §4 derive_keys: fills msg from the master key and nonce. */
+static void siv_derive(struct siv_message *msg, const struct vg_aes_key_state *master,
+                       const uint8_t nonce[SIV_NONCE_LEN])
+{
+    const struct vg_impl *impl = master->impl;
+    const size_t nblocks = master->key_len == 32 ? 6 : 4;
+    /* blocks[i] = LE32(i) || nonce, encrypted in place. */
+    uint8_t blocks[6 * 16];
+    for (size_t i = 0; i < nblocks; i++) {
+        vg_store32_le(blocks + 16 * i, (uint32_t)i);
+        memcpy(blocks + 16 * i + 4, nonce, SIV_NONCE_LEN);
+    }
+    impl->aes_ecb_encrypt(master->sched, blocks, blocks, nblocks);
+
+    /* keys[0..16) = H, keys[16..16 + key_len) = K_enc: the first halves of the blocks, in order. */
+    uint8_t keys[16 + 32];
+    for (size_t i = 0; i < nblocks; i++) memcpy(keys + 8 * i, blocks + 16 * i, 8);
+
+    impl->polyval_init(msg->hkey, keys);
+    vg_aes_key_setup(&msg->enc, impl, keys + 16, master->key_len, 0);
+
+    vg_wipe(blocks, sizeof blocks);
+    vg_wipe(keys, sizeof keys);
+}
+
+/* acc = POLYVAL over n bytes of data zero-padded to whole blocks (whole blocks straight from the
+   caller's buffer, the tail through a zeroed staging block). */
+static void siv_polyval_padded(const struct vg_impl *impl, const void *hkey, uint8_t acc[16],
+                               const uint8_t *data, size_t n)
+{
+    size_t whole = n / 16;
+    if (whole) impl->polyval_update(hkey, acc, data, whole);
+    size_t rest = n % 16;
+    if (rest) {
+        uint8_t block[16] = {0};
+        memcpy(block, data + 16 * whole, rest);
+        impl->polyval_update(hkey, acc, block, 1);
+        vg_wipe(block, sizeof block);
+    }
+}
+
+/* The length block LE64(8 * aad_len) || LE64(8 * len) closes the POLYVAL input. Both lengths are at
+   most 2^36 (checked), so the bit counts fit in 64 bits. */
+static void siv_polyval_lengths(const struct vg_impl *impl, const void *hkey, uint8_t acc[16],
+                                size_t aad_len, size_t len)
+{
+    uint8_t block[16];
+    vg_store64_le(block, (uint64_t)aad_len * 8);
+    vg_store64_le(block + 8, (uint64_t)len * 8);
+    impl->polyval_update(hkey, acc, block, 1);
+}
+
+/* tag = E_Kenc((S ^ nonce) with bit 127 cleared); S is consumed (overwritten). */
+static void siv_tag(const struct siv_message *msg, uint8_t s[16], const uint8_t nonce[SIV_NONCE_LEN],
+                    uint8_t tag[16])
+{
+    for (size_t i = 0; i < SIV_NONCE_LEN; i++) s[i] ^= nonce[i];
+    s[15] &= 0x7f;
+    msg->enc.impl->aes_ecb_encrypt(msg->enc.sched, s, tag, 1);
+}
+
+/* out = in ^ keystream over n bytes, the counter advanced past every block used. The tail goes
+   through a staging block so the kernel only ever sees whole blocks. */
+static void siv_ctr(const struct siv_message *msg, uint8_t counter[16], const uint8_t *in,
+                    uint8_t *out, size_t n)
+{
+    const struct vg_impl *impl = msg->enc.impl;
+    size_t whole = n / 16;
+    if (whole) impl->aes_ctr32_le(msg->enc.sched, counter, in, out, whole);
+    size_t rest = n % 16;
+    if (rest) {
+        uint8_t block[16] = {0};
+        memcpy(block, in + 16 * whole, rest);
+        impl->aes_ctr32_le(msg->enc.sched, counter, block, block, 1);
+        memcpy(out + 16 * whole, block, rest);
+        vg_wipe(block, sizeof block);
+    }
+}
+
+/* The checks seal and open share, in the header's order. Returns the master key state through *st. */
+static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state **st,
+                     const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                     const uint8_t *in, size_t len, const uint8_t *out, const uint8_t *tag,
+                     size_t tag_len)
+{
+    *st = vg_aes_key_state_of(k ? k->opaque : NULL);
+    if (!*st || ((*st)->key_len != 16 && (*st)->key_len != 32)) return VG_ERR_ARG;
+    if (nonce_len != SIV_NONCE_LEN) return VG_ERR_NONCE_LENGTH;
+    if (tag_len != SIV_TAG_LEN) return VG_ERR_TAG_LENGTH;
+    if ((uint64_t)len > SIV_MAX_LEN || (uint64_t)aad_len > SIV_MAX_LEN) return VG_ERR_LENGTH;
+    if (!nonce || !tag || (aad_len && !aad) || (len && (!in || !out))) return VG_ERR_ARG;
+    if (vg_partial_overlap(in, out, len)) return VG_ERR_ARG;
+    return VG_OK;
+}
+
+/* The end of an open, with no branch on the comparison (the caller may branch on the result; the
+   library does not): keep = 0xff when the tags match and 0x00 when they differ, so the same AND
+   over all len bytes keeps out or zeroes it, and the same bit selects VG_OK (0) or VG_ERR_AUTH. */
+static int siv_verdict(const uint8_t *expected, const uint8_t *received, size_t tag_len, uint8_t *out,
+                       size_t len)
+{
+    int differ = vg_ct_differ(expected, received, tag_len); /* 0 or 1 */
+    uint8_t keep = (uint8_t)(differ - 1);
+    for (size_t i = 0; i < len; i++) out[i] &= keep;
+    return VG_ERR_AUTH * differ;
+}
+
+int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
+{
+    if (!k) return VG_ERR_ARG;
+    if (key_len != 16 && key_len != 32) return VG_ERR_KEY_LENGTH;
+    if (!key) return VG_ERR_ARG;
+    _Static_assert(sizeof(struct vg_aes_key_state) <= sizeof(vg_aes_gcm_siv_key), "key too small");
+    struct vg_aes_key_state *st = (struct vg_aes_key_state *)(void *)k->opaque;
+    vg_aes_key_setup(st, vg_current_impl(), key, key_len, 0); /* the AEADs never decrypt blocks */
+    return VG_OK;
+}
+
+int vg_aes_gcm_siv_seal(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                        uint8_t *out, uint8_t *tag, size_t tag_len)
+{
+    const struct vg_aes_key_state *st;
+    int rc = siv_check(k, &st, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+    if (rc != VG_OK) return rc;
+    const struct vg_impl *impl = st->impl;
+
+    /* Copy the nonce: nothing then depends on caller memory that out or tag might overlap. */
+    uint8_t n[SIV_NONCE_LEN];
+    memcpy(n, nonce, SIV_NONCE_LEN);
+
+    struct siv_message msg;
+    siv_derive(&msg, st, n);
+
+    /* acc = S_s; all the input is read before anything is written, so the plaintext may share its
+       buffer with out (in == out) or lie after it. */
+    uint8_t acc[16] = {0};
+    siv_polyval_padded(impl, msg.hkey, acc, aad, aad_len);
+    siv_polyval_padded(impl, msg.hkey, acc, in, len);
+    siv_polyval_lengths(impl, msg.hkey, acc, aad_len, len);
+
+    uint8_t t[16], counter[16];
+    siv_tag(&msg, acc, n, t);
+    memcpy(counter, t, 16);
+    counter[15] |= 0x80;
+    siv_ctr(&msg, counter, in, out, len);
+    memcpy(tag, t, 16);
+
+    vg_wipe(&msg, sizeof msg);
+    vg_wipe(acc, sizeof acc);
+    vg_wipe(counter, sizeof counter);
+    vg_wipe(t, sizeof t);
+    return VG_OK;
+}
+
+int vg_aes_gcm_siv_open(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                        const uint8_t *tag, size_t tag_len, uint8_t *out)
+{
+    const struct vg_aes_key_state *st;
+    int rc = siv_check(k, &st, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+    if (rc != VG_OK) return rc;
+    const struct vg_impl *impl = st->impl;
+
+    /* The received tag and the nonce are copied before out is written: they may sit in memory the
+       decryption overwrites. */
+    uint8_t n[SIV_NONCE_LEN], received[16], counter[16];
+    memcpy(n, nonce, SIV_NONCE_LEN);
+    memcpy(received, tag, 16);
+    memcpy(counter, received, 16);
+    counter[15] |= 0x80;
+
+    struct siv_message msg;
+    siv_derive(&msg, st, n);
+
+    uint8_t acc[16] = {0};
+    siv_polyval_padded(impl, msg.hkey, acc, aad, aad_len);
+    /* Decrypt a chunk, then hash the plaintext it produced while it is still in cache. Every chunk
+       but the last is whole blocks, so the zero padding only ever applies to the message's end, as
+       the RFC wants; the counter carries across chunks. */
+    for (size_t done = 0; done < len;) {
+        size_t n_chunk = len - done < SIV_OPEN_CHUNK ? len - done : SIV_OPEN_CHUNK;
+        siv_ctr(&msg, counter, in + done, out + done, n_chunk);
+        siv_polyval_padded(impl, msg.hkey, acc, out + done, n_chunk);
+        done += n_chunk;
+    }
+    siv_polyval_lengths(impl, msg.hkey, acc, aad_len, len);
+
+    uint8_t expected[16];
+    siv_tag(&msg, acc, n, expected);
+    int rc_auth = siv_verdict(expected, received, 16, out, len);
+
+    vg_wipe(&msg, sizeof msg);
+    vg_wipe(acc, sizeof acc);
+    vg_wipe(counter, sizeof counter);
+    vg_wipe(expected, sizeof expected);
+    return rc_auth;
+}
+
+void vg_aes_gcm_siv_key_wipe(vg_aes_gcm_siv_key *k)
+{
+    if (k) vg_wipe(k, sizeof *k);
+}
