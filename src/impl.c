@@ -18,6 +18,8 @@
 /* Best first. Each architecture's backends are added here under their #if. */
 const struct vg_impl *const vg_all_impls[] = {
 #if defined(__x86_64__)
+    &vg_vaes512_impl,
+    &vg_vaes256_impl,
     &vg_aesni_impl,
 #endif
     &vg_portable_impl,

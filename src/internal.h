@@ -7,7 +7,9 @@
  *   src/<impl>/      the block kernels of one implementation, reached only through its vg_impl table
  *
  * A kernel never checks arguments and never learns about lengths in bytes or tags: it takes whole
- * 16-byte blocks. in == out is allowed for every kernel that has both; other overlaps never reach it.
+ * 16-byte blocks. Every byte a kernel is given is secret, counter blocks included (they hold nonce
+ * bytes: CCM's 12- and 13-byte nonces reach into the low 32 bits, and GCM's J0 for a non-12-byte
+ * nonce is a GHASH output): no kernel branches on them, and no mode derives a block count from them. in == out is allowed for every kernel that has both; other overlaps never reach it.
  */
 #ifndef VG_INTERNAL_H
 #define VG_INTERNAL_H

@@ -18,9 +18,9 @@ const char *vg_strerror(int code)
 
 void vg_wipe(void *p, size_t n)
 {
-    volatile unsigned char *v = (volatile unsigned char *)p;
-    for (size_t i = 0; i < n; i++) v[i] = 0;
-    /* The barrier tells the compiler the zeroed memory may be read by someone it cannot see. */
+    /* memset is fast (a GCM-SIV message wipes 3 KiB of per-message keys); the barrier after it tells
+       the compiler that the zeroed memory may be read by code it cannot see, so the store is kept. */
+    memset(p, 0, n);
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 

@@ -286,18 +286,6 @@ static void ccm_run(const struct vg_aes_key_state *st, const uint8_t *nonce, siz
     vg_wipe(a0, sizeof a0);
 }
 
-/* The end of an open, with no branch on the comparison (the caller may branch on the result; the
-   library does not): keep = 0xff when the tags match and 0x00 when they differ, so the same AND
-   over all len bytes keeps out or zeroes it, and the same bit selects VG_OK (0) or VG_ERR_AUTH. */
-static int ccm_verdict(const uint8_t *expected, const uint8_t *received, size_t tag_len, uint8_t *out,
-                       size_t len)
-{
-    int differ = vg_ct_differ(expected, received, tag_len); /* 0 or 1 */
-    uint8_t keep = (uint8_t)(differ - 1);
-    for (size_t i = 0; i < len; i++) out[i] &= keep;
-    return VG_ERR_AUTH * differ;
-}
-
 int vg_aes_ccm_init(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
@@ -338,7 +326,7 @@ int vg_aes_ccm_open(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_
     memcpy(received, tag, tag_len);
     ccm_run(st, nonce, nonce_len, aad, aad_len, in, len, out, tag_len, mac, s0, 0);
     vg_xor_bytes(expected, mac, s0, tag_len);
-    int rc_auth = ccm_verdict(expected, received, tag_len, out, len);
+    int rc_auth = vg_open_finish(out, len, vg_ct_differ(expected, received, tag_len));
     vg_wipe(mac, sizeof mac);
     vg_wipe(s0, sizeof s0);
     vg_wipe(expected, sizeof expected);

@@ -138,18 +138,6 @@ static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state 
     return VG_OK;
 }
 
-/* The end of an open, with no branch on the comparison (the caller may branch on the result; the
-   library does not): keep = 0xff when the tags match and 0x00 when they differ, so the same AND
-   over all len bytes keeps out or zeroes it, and the same bit selects VG_OK (0) or VG_ERR_AUTH. */
-static int siv_verdict(const uint8_t *expected, const uint8_t *received, size_t tag_len, uint8_t *out,
-                       size_t len)
-{
-    int differ = vg_ct_differ(expected, received, tag_len); /* 0 or 1 */
-    uint8_t keep = (uint8_t)(differ - 1);
-    for (size_t i = 0; i < len; i++) out[i] &= keep;
-    return VG_ERR_AUTH * differ;
-}
-
 int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
@@ -233,7 +221,7 @@ int vg_aes_gcm_siv_open(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_
 
     uint8_t expected[16];
     siv_tag(&msg, acc, n, expected);
-    int rc_auth = siv_verdict(expected, received, 16, out, len);
+    int rc_auth = vg_open_finish(out, len, vg_ct_differ(expected, received, 16));
 
     vg_wipe(&msg, sizeof msg);
     vg_wipe(acc, sizeof acc);

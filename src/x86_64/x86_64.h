@@ -48,4 +48,14 @@ static inline int vg_x86_has(unsigned mask) { return (vg_x86_features() & mask) 
 #define VG_X86_AESNI_NEEDS (VG_X86_SSSE3 | VG_X86_SSE41 | VG_X86_PCLMULQDQ | VG_X86_AES)
 extern const struct vg_impl vg_aesni_impl VG_INTERNAL;
 
+/* "vaes256": VAES + VPCLMULQDQ on 256-bit registers (AVX2), for CPUs without AVX-512 or that slow
+   down on zmm; "vaes512": the same on 512-bit registers with AVX-512F/BW/VL (vaes*.c). Both reuse
+   the aesni key schedule and CBC-MAC/CCM kernels, so they need everything aesni needs too. */
+#define VG_X86_VAES256_NEEDS \
+    (VG_X86_AESNI_NEEDS | VG_X86_AVX | VG_X86_AVX2 | VG_X86_VAES | VG_X86_VPCLMULQDQ)
+#define VG_X86_VAES512_NEEDS \
+    (VG_X86_VAES256_NEEDS | VG_X86_AVX512F | VG_X86_AVX512BW | VG_X86_AVX512VL)
+extern const struct vg_impl vg_vaes256_impl VG_INTERNAL;
+extern const struct vg_impl vg_vaes512_impl VG_INTERNAL;
+
 #endif /* VG_X86_64_H */
