@@ -4,7 +4,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed deps check test test-native test-asan test-s390x install clean
+.PHONY: all speed deps check test test-native test-asan test-msan test-s390x install clean
 
 all:
 	cmake -S . -B build
@@ -19,8 +19,9 @@ deps:
 	scripts/install-deps.sh
 
 # Every test: native (vectors, differential, bad input, threads, exports, install, valgrind constant
-# time), the same built with clang under ASan+UBSan, and the portable suite on big-endian s390x under qemu.
-check: test-native test-asan test-s390x
+# time), the same built with clang under ASan+UBSan, the MemorySanitizer constant-time check (the only
+# one that can run VAES/AVX-512 code), and the portable suite on big-endian s390x under qemu.
+check: test-native test-asan test-msan test-s390x
 	@echo "check: all test builds passed"
 test: check
 
@@ -34,6 +35,11 @@ test-asan:
 	cmake --build build-asan -j$(JOBS)
 	$(CTEST) build-asan
 
+test-msan:
+	CC=clang cmake -S . -B build-msan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_MSAN=ON -DVG_BUILD_BENCH=OFF
+	cmake --build build-msan -j$(JOBS) --target ct_valgrind
+	$(CTEST) build-msan -R '^ct_msan'
+
 test-s390x:
 	cmake -S . -B build-s390x -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-s390x.cmake -DVG_BUILD_BENCH=OFF
 	cmake --build build-s390x -j$(JOBS)
@@ -45,4 +51,4 @@ install:
 	cmake --install build
 
 clean:
-	rm -rf build build-asan build-s390x
+	rm -rf build build-asan build-msan build-s390x

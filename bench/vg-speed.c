@@ -101,7 +101,15 @@ static const struct speed_peer *const peers[] = {
 };
 #define MAX_PEERS 2
 
-static const uint16_t default_sizes[] = {16, 64, 1024, 16384};
+/* The issue's sizes on x86-64 (the machine the targets are set on): short messages, the packet
+   sizes, bulk, and 1 MiB (out of L1 and L2 per pass); elsewhere (qemu, slow machines) the short list. */
+#if defined(__x86_64__)
+static const size_t default_sizes[] = {16, 64, 256, 1024, 8192, 16384, 1048576};
+#define DEFAULT_SIZES_TEXT "16,64,256,1k,8k,16k,1M"
+#else
+static const size_t default_sizes[] = {16, 64, 1024, 16384};
+#define DEFAULT_SIZES_TEXT "16,64,1024,16384"
+#endif
 #define MAX_SIZES 32
 #define MAX_SIZE ((size_t)64 << 20)
 #define MAX_IMPLS 16
@@ -118,6 +126,7 @@ static struct {
     double seconds_per_round;
     int json;
     int cpu_time; /* time with the thread's CPU clock instead of CLOCK_MONOTONIC */
+    int no_limit; /* skip the machine-limit microbenchmark */
     const char *filter;
     const char *impls[MAX_IMPLS];
     size_t nimpls;
@@ -129,7 +138,7 @@ static void usage(FILE *f)
             "usage: vg-speed [options]\n"
             "Times every algorithm of vg next to OpenSSL and BearSSL in one process; prints medians.\n"
             "  --sizes LIST   message sizes in bytes, comma-separated (k and M suffixes: x1024);\n"
-            "                 default 16,64,1024,16384\n"
+            "                 default " DEFAULT_SIZES_TEXT "\n"
             "  --rounds N     rounds per cell, participants alternating in each (default 9)\n"
             "  --ms N         milliseconds each participant runs per round (default 10)\n"
             "  --quick        smoke run: 3 rounds of 2 ms (a few seconds in all)\n"
@@ -140,6 +149,8 @@ static void usage(FILE *f)
             "  --cpu-time     time with the thread's CPU-time clock instead of CLOCK_MONOTONIC: on a\n"
             "                 busy machine it leaves out the time other processes hold the CPU\n"
             "  --json         the same results as a JSON array, one object per line\n"
+            "  --no-limit     skip the machine-limit microbenchmark (x86-64: independent vaesenc and\n"
+            "                 vpclmulqdq per second, turned into each row's bound)\n"
             "  --list         list the rows and the implementations, then exit\n"
             "  --help         this text\n"
             "Exit status: 0 done; 1 MISMATCH (vg and a peer disagree) or a failed operation; 2 usage.\n");
@@ -435,6 +446,184 @@ static double median(const double *v, int n)
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* The machine's limit                                                                             */
+/*
+ * How fast could any AES code go here? A microbenchmark of the AES and carry-less-multiply units on
+ * their own: 12 independent chains of the widest vaesenc (and vpclmulqdq) the CPU runs, so the
+ * instruction latency is hidden and only the issue rate counts, reported as block-rounds per second
+ * (one AES round of one 16-byte block; a zmm vaesenc is 4) and 64x64-bit products per second (a zmm
+ * vpclmulqdq is 4). Turned into bounds per row:
+ *   ECB, CTR         rounds block-rounds per block (10, 12, 14: aesenc + aesenclast)
+ *   GCM              the slower of the AES bound and the multiplier's, at 3 products per block
+ *                    (Karatsuba; the reductions, a few products per 8-32 blocks, are left out):
+ *                    the best a fully stitched loop can do
+ *   GCM-SIV          POLYVAL and CTR run one after the other: 1 / (1/AES bound + 1/multiply bound)
+ *   CCM              the CBC-MAC chain is serial: one block per `rounds` x the latency of one
+ *                    aesenc (measured as a dependent chain); the CTR half hides beside it
+ * The widest unit is picked from the implementations the library reports (vaes512: zmm; vaes256:
+ * ymm; aesni: xmm); other architectures print no limit. The rows' "of limit" column is vg's
+ * speed over that bound.
+ */
+struct machine_limit {
+    int have;
+    const char *unit;        /* "zmm", "ymm", "xmm" */
+    double block_rounds;     /* per second */
+    double products;         /* 64x64 carry-less products per second */
+    double aes_latency;      /* seconds per dependent aesenc (xmm) */
+};
+static struct machine_limit limit;
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define LIMIT_T512 __attribute__((target("vaes,vpclmulqdq,avx512f,avx512bw,avx512vl,avx2,avx,aes,pclmul")))
+#define LIMIT_T256 __attribute__((target("vaes,vpclmulqdq,avx2,avx,aes,pclmul")))
+#define LIMIT_T128 __attribute__((target("aes,pclmul,sse2")))
+#define CHAINS12(op)                                                                                 \
+    do {                                                                                             \
+        x0 = op(x0); x1 = op(x1); x2 = op(x2); x3 = op(x3); x4 = op(x4); x5 = op(x5);               \
+        x6 = op(x6); x7 = op(x7); x8 = op(x8); x9 = op(x9); x10 = op(x10); x11 = op(x11);           \
+    } while (0)
+/* One function per (width, instruction): n iterations of 12 independent instructions; returns a value
+   built from every chain so none is optimised away. */
+#define LIMIT_KERNEL(name, T, vt, set1, xor, op, tos)                                               \
+    T __attribute__((noinline)) static unsigned name(uint64_t n, unsigned seed)                     \
+    {                                                                                                \
+        const vt k = set1((int)seed);                                                                \
+        vt x0 = set1(1), x1 = set1(2), x2 = set1(3), x3 = set1(4), x4 = set1(5), x5 = set1(6);      \
+        vt x6 = set1(7), x7 = set1(8), x8 = set1(9), x9 = set1(10), x10 = set1(11), x11 = set1(12); \
+        for (uint64_t i = 0; i < n; i++) {                                                           \
+            _Pragma("GCC unroll 1") CHAINS12(op);                                                    \
+        }                                                                                            \
+        vt r = xor(xor(xor(x0, x1), xor(x2, x3)), xor(xor(x4, x5), xor(x6, x7)));                  \
+        r = xor(r, xor(xor(x8, x9), xor(x10, x11)));                                                \
+        return (unsigned)tos(r);                                                                     \
+    }
+#define AES512(v) _mm512_aesenc_epi128((v), k)
+#define CLMUL512(v) _mm512_clmulepi64_epi128((v), k, 0x01)
+#define AES256(v) _mm256_aesenc_epi128((v), k)
+#define CLMUL256(v) _mm256_clmulepi64_epi128((v), k, 0x01)
+#define AES128(v) _mm_aesenc_si128((v), k)
+#define CLMUL128(v) _mm_clmulepi64_si128((v), k, 0x01)
+#define TOS512(r) _mm_cvtsi128_si32(_mm512_castsi512_si128(r))
+#define TOS256(r) _mm_cvtsi128_si32(_mm256_castsi256_si128(r))
+LIMIT_KERNEL(limit_aes512, LIMIT_T512, __m512i, _mm512_set1_epi32, _mm512_xor_si512, AES512, TOS512)
+LIMIT_KERNEL(limit_clmul512, LIMIT_T512, __m512i, _mm512_set1_epi32, _mm512_xor_si512, CLMUL512, TOS512)
+LIMIT_KERNEL(limit_aes256, LIMIT_T256, __m256i, _mm256_set1_epi32, _mm256_xor_si256, AES256, TOS256)
+LIMIT_KERNEL(limit_clmul256, LIMIT_T256, __m256i, _mm256_set1_epi32, _mm256_xor_si256, CLMUL256, TOS256)
+LIMIT_KERNEL(limit_aes128, LIMIT_T128, __m128i, _mm_set1_epi32, _mm_xor_si128, AES128, _mm_cvtsi128_si32)
+LIMIT_KERNEL(limit_clmul128, LIMIT_T128, __m128i, _mm_set1_epi32, _mm_xor_si128, CLMUL128, _mm_cvtsi128_si32)
+
+/* n dependent aesenc: the latency the CBC-MAC chain pays per round */
+LIMIT_T128 __attribute__((noinline)) static unsigned limit_aes_chain(uint64_t n, unsigned seed)
+{
+    __m128i k = _mm_set1_epi32((int)seed), x = k;
+    for (uint64_t i = 0; i < n; i++) x = _mm_aesenc_si128(x, k);
+    return (unsigned)_mm_cvtsi128_si32(x);
+}
+
+static volatile unsigned limit_sink;
+
+/* Seconds per iteration of f: calibrated to ~opt.seconds_per_round, the fastest of 5 runs (a limit is
+   what the units can do, so the least disturbed run is the estimate; the rows themselves use medians,
+   so on a busy machine "of limit" errs low, not high). */
+static double limit_time(unsigned (*f)(uint64_t, unsigned))
+{
+    uint64_t n = 1024;
+    double t;
+    for (;;) {
+        t = now();
+        limit_sink = f(n, 7);
+        t = now() - t;
+        if (t >= opt.seconds_per_round / 4 || n >= ((uint64_t)1 << 40)) break;
+        n *= 2;
+    }
+    n = (uint64_t)((double)n * opt.seconds_per_round / (t > 1e-9 ? t : 1e-9)) + 1;
+    double runs[5];
+    for (int r = 0; r < 5; r++) {
+        t = now();
+        limit_sink = f(n, (unsigned)r);
+        runs[r] = (now() - t) / (double)n;
+    }
+    double best = runs[0];
+    for (int r = 1; r < 5; r++)
+        if (runs[r] < best) best = runs[r];
+    return best;
+}
+
+static int impl_available_here(const char *name)
+{
+    for (size_t i = 0; i < navailable; i++)
+        if (strcmp(available[i], name) == 0) return 1;
+    return 0;
+}
+
+static void measure_limit(void)
+{
+    unsigned (*aes)(uint64_t, unsigned), (*clmul)(uint64_t, unsigned);
+    double lanes;
+    if (impl_available_here("vaes512")) {
+        aes = limit_aes512, clmul = limit_clmul512, lanes = 4, limit.unit = "zmm";
+    } else if (impl_available_here("vaes256")) {
+        aes = limit_aes256, clmul = limit_clmul256, lanes = 2, limit.unit = "ymm";
+    } else if (impl_available_here("aesni")) {
+        aes = limit_aes128, clmul = limit_clmul128, lanes = 1, limit.unit = "xmm";
+    } else {
+        return;
+    }
+    limit.block_rounds = 12 * lanes / limit_time(aes);
+    limit.products = 12 * lanes / limit_time(clmul);
+    limit.aes_latency = limit_time(limit_aes_chain);
+    limit.have = 1;
+}
+#else
+static void measure_limit(void) {}
+#endif
+
+/* The bound for a row (bytes per second), or 0 if none applies. */
+static double row_limit(const struct speed_row *row)
+{
+    if (!limit.have || row->op == SPEED_KEYSETUP) return 0;
+    double rounds = (double)(row->key_len / 4 + 6);
+    double aes = limit.block_rounds / rounds * 16;
+    double mul = limit.products / 3 * 16;
+    switch (row->alg) {
+    case SPEED_AES: return aes;
+    case SPEED_GCM: return aes < mul ? aes : mul;
+    case SPEED_GCM_SIV: return 1 / (1 / aes + 1 / mul);
+    case SPEED_CCM: return 16 / (rounds * limit.aes_latency);
+    }
+    return 0;
+}
+
+static void print_limit(void)
+{
+    if (!limit.have) return;
+    static const struct speed_row probe[] = {
+        {"aes128-ctr", "", SPEED_AES, SPEED_CTR, 16},     {"aes256-ctr", "", SPEED_AES, SPEED_CTR, 32},
+        {"aes128-gcm", "", SPEED_GCM, SPEED_SEAL, 16},    {"aes256-gcm", "", SPEED_GCM, SPEED_SEAL, 32},
+        {"aes128-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 16}, {"aes256-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 32},
+        {"aes128-ccm", "", SPEED_CCM, SPEED_SEAL, 16},    {"aes256-ccm", "", SPEED_CCM, SPEED_SEAL, 32},
+    };
+    if (opt.json) {
+        printf(",\n{\"type\":\"limit\",\"unit\":\"%s\",\"block_rounds_per_s\":%.6g,\"clmul_products_per_s\":%.6g,"
+               "\"aesenc_latency_ns\":%.4g,\"bounds_gbps\":{",
+               limit.unit, limit.block_rounds, limit.products, limit.aes_latency * 1e9);
+        for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++)
+            printf("%s\"%s\":%.4g", i ? "," : "", probe[i].name, row_limit(&probe[i]) / 1e9);
+        printf("}}");
+        return;
+    }
+    printf("limit      %s vaesenc: %.1f G block-rounds/s; %s vpclmulqdq: %.1f G 64x64 products/s; "
+           "aesenc latency %.2f ns\n           bounds (GB/s):",
+           limit.unit, limit.block_rounds / 1e9, limit.unit, limit.products / 1e9, limit.aes_latency * 1e9);
+    for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++)
+        printf("%s %s %.1f", i == 4 ? "\n                         " : (i ? "," : ""), probe[i].name,
+               row_limit(&probe[i]) / 1e9);
+    printf("\n           (\"of limit\" = vg / that bound; see vg-speed.c for how each is derived)\n");
+    fflush(stdout);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Correctness: the same bytes from everyone                                                       */
 
 /* Index of the first differing byte, or -1. */
@@ -539,6 +728,7 @@ static void print_group_heading(const struct speed_row *row)
         if (why) printf("  (%s%s)\n", why, all_out ? "" : " for some rows");
     }
     printf("%-24s %8s  %-9s %12s", "row", "bytes", "impl", "vg");
+    if (limit.have) printf(" %8s", "of limit");
     for (size_t i = 0; peers[i]; i++) {
         char ratio[32];
         snprintf(ratio, sizeof ratio, "vg/%s", peers[i]->name);
@@ -567,6 +757,9 @@ static void print_cell(const struct speed_job *job, size_t len, const struct par
             json_string(parts[v].impl);
             if (row->alg != SPEED_AES) printf(",\"nonce_len\":%zu,\"tag_len\":%d", job->nonce_len, SPEED_TAG_LEN);
             printf(",\"vg\":%.6g", vg_value);
+            if (row_limit(row) > 0)
+                printf(",\"limit_gbps\":%.6g,\"vg_over_limit\":%.4g", row_limit(row) / 1e9,
+                       vg_value * 1e9 / row_limit(row));
             for (size_t i = 0; peers[i]; i++) {
                 const struct participant *p = by_peer[i];
                 if (!p) {
@@ -583,6 +776,11 @@ static void print_cell(const struct speed_job *job, size_t len, const struct par
             snprintf(bytes, sizeof bytes, keysetup ? "-" : "%zu", len);
             printf("%-24s %8s  %-9s", row->name, bytes, parts[v].impl);
             print_value(vg_value, keysetup);
+            if (limit.have) {
+                double bound = row_limit(row);
+                if (bound > 0) printf(" %7.0f%%", 100 * vg_value * 1e9 / bound);
+                else printf(" %8s", "-");
+            }
             for (size_t i = 0; peers[i]; i++) {
                 const struct participant *p = by_peer[i];
                 if (!p) {
@@ -766,6 +964,8 @@ int main(int argc, char **argv)
             quick = 1;
         } else if (strcmp(a, "--cpu-time") == 0) {
             opt.cpu_time = 1;
+        } else if (strcmp(a, "--no-limit") == 0) {
+            opt.no_limit = 1;
         } else if (strcmp(a, "--json") == 0) {
             opt.json = 1;
         } else if (strcmp(a, "--list") == 0) {
@@ -839,6 +1039,10 @@ int main(int argc, char **argv)
     struct tm tm;
     if (gmtime_r(&t, &tm)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
     print_header();
+    if (!opt.no_limit) {
+        measure_limit();
+        print_limit();
+    }
 
     double start = seconds(CLOCK_MONOTONIC); /* wall time of the whole run, whatever --cpu-time says */
     int skipped_unaligned = 0;

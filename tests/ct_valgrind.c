@@ -68,6 +68,72 @@ static int is_secret_vg(const void *p, size_t n)
 
 #define MAX_LEN 4200
 
+/* --- the checker's own test (MSan builds on x86-64: --plant branch|address) ----------------------- */
+/*
+ * MSan only sees what its instrumentation of each instruction propagates; a check that passes because
+ * the taint got lost on the way (an intrinsic MSan treats as "result initialised", a masked load it
+ * does not model) would pass forever. So ct_msan.cmake also runs this program with --plant: a
+ * miniature kernel written exactly like the vaes512/vaes256 ones (round key broadcast to every lane,
+ * vaesenc, a masked or 128-bit tail load, vpclmulqdq, vpshufb, in-lane byte shifts, the lane fold)
+ * on a poisoned key and poisoned data, then one deliberate leak: a branch on a bit of the result, or a
+ * table index made from a byte of it. Those runs must end in an MSan report (the test passes on the
+ * report text): if they do not, the real check above cannot be trusted for that width.
+ */
+#if defined(CT_MSAN) && defined(__x86_64__)
+#include <immintrin.h>
+#define PLANT_T512 __attribute__((target("vaes,vpclmulqdq,avx512f,avx512bw,avx512vl,avx2,avx,aes,pclmul,ssse3")))
+#define PLANT_T256 __attribute__((target("vaes,vpclmulqdq,avx2,avx,aes,pclmul,ssse3")))
+unsigned char ct_plant_table[256];
+volatile unsigned ct_plant_sink;
+
+PLANT_T512 __attribute__((noinline)) static __m128i plant_kernel512(const uint8_t key16[16], const uint8_t *data)
+{
+    __m512i k = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)key16));
+    __m512i x = _mm512_maskz_loadu_epi64(0x3f, data); /* a 3-block tail, as the kernels load it */
+    for (int r = 0; r < 10; r++) x = _mm512_aesenc_epi128(x, k);
+    __m512i h = _mm512_set1_epi64(0x0123456789abcdefLL);
+    __m512i lo = _mm512_clmulepi64_epi128(x, h, 0x00), mid = _mm512_clmulepi64_epi128(x, h, 0x01);
+    lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
+    lo = _mm512_shuffle_epi8(_mm512_shuffle_epi32(lo, (_MM_PERM_ENUM)0x4e), _mm512_set1_epi8(1));
+    __m256i y = _mm256_xor_si256(_mm512_castsi512_si256(lo), _mm512_extracti64x4_epi64(lo, 1));
+    return _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+}
+
+PLANT_T256 __attribute__((noinline)) static __m128i plant_kernel256(const uint8_t key16[16], const uint8_t *data)
+{
+    __m256i k = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)key16));
+    __m256i x = _mm256_inserti128_si256(_mm256_setzero_si256(), _mm_loadu_si128((const __m128i *)data), 0);
+    for (int r = 0; r < 10; r++) x = _mm256_aesenc_epi128(x, k);
+    __m256i h = _mm256_set1_epi64x(0x0123456789abcdefLL);
+    __m256i lo = _mm256_clmulepi64_epi128(x, h, 0x11), mid = _mm256_clmulepi64_epi128(x, h, 0x10);
+    lo = _mm256_xor_si256(lo, _mm256_bsrli_epi128(mid, 8));
+    lo = _mm256_shuffle_epi8(_mm256_shuffle_epi32(lo, 0x4e), _mm256_set1_epi8(2));
+    return _mm_xor_si128(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+}
+
+/* Runs the planted leak; returns only if MSan did not stop the program. */
+static void plant(const char *what)
+{
+    uint8_t k[16], data[64];
+    for (int i = 0; i < 256; i++) ct_plant_table[i] = (unsigned char)(i * 7 + 1);
+    vgt_rand_bytes(k, sizeof k);
+    vgt_rand_bytes(data, sizeof data);
+    SECRET(k, sizeof k);
+    SECRET(data, sizeof data);
+    int wide = strcmp(vgt_impl(), "vaes512") == 0;
+    __m128i r = wide ? plant_kernel512(k, data) : plant_kernel256(k, data);
+    unsigned v = (unsigned)_mm_cvtsi128_si32(r);
+    printf("planted %s leak in a %s-style kernel\n", what, wide ? "vaes512" : "vaes256");
+    if (strcmp(what, "branch") == 0) {
+        if (v & 1) ct_plant_sink++; /* the leak: a branch on a secret bit */
+    } else {
+        ct_plant_sink += ct_plant_table[(v >> 8) & 255]; /* the leak: an address from a secret byte */
+    }
+    printf("NOT DETECTED: MemorySanitizer did not report the planted %s leak\n", what);
+    exit(1);
+}
+#endif
+
 static int checker_active;
 static int poison_checked;
 
@@ -324,6 +390,20 @@ int main(int argc, char **argv)
     printf("constant-time checker: %s%s\n", CHECKER_NAME, checker_active ? "" : " NOT active (functional checks only)");
     if (require)
         CHECK(checker_active, "--require-checker given but %s is not running", CHECKER_NAME);
+
+    const char *plant_what = vgt_option("plant");
+    if (plant_what) {
+#if defined(CT_MSAN) && defined(__x86_64__)
+        if (strcmp(vgt_impl(), "vaes512") != 0 && strcmp(vgt_impl(), "vaes256") != 0) {
+            printf("--plant needs --impl vaes512 or vaes256\n");
+            return 2;
+        }
+        plant(plant_what);
+#else
+        printf("--plant is for MemorySanitizer builds on x86-64\n");
+        return 2;
+#endif
+    }
 
     if (checker_active) {
         /* the poison takes: a marked buffer reads as secret, an unmarked one as public */

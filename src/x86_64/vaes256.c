@@ -1,0 +1,73 @@
+/*
+ * vaes256.c — the "vaes256" implementation: VAES + VPCLMULQDQ on 256-bit registers.
+ *
+ * CPU features (VG_X86_VAES256_NEEDS): VAES and VPCLMULQDQ with AVX2 (ymm registers, VEX encoding),
+ * plus what "aesni" needs (its key schedule and CCM kernels are reused). No AVX-512: this is the tier
+ * for CPUs without it (Intel client cores from Alder Lake, Zen 3) and for those that lower their clock
+ * on zmm code. Every function carries VAES256_TARGET; nothing here runs unless available() said yes.
+ *
+ * Two blocks per ymm register, eight registers in flight = 16 blocks per iteration, one GHASH
+ * reduction per 16 blocks (H_1..H_16; eight ymm states, three sums, the block being hashed and its
+ * power fill the 16 ymm registers, round keys come from memory operands). A tail of r < 16 blocks
+ * is r/2 ymm registers and, for an odd r, the last
+ * block in the low half of one more (loaded and stored with 128-bit moves: AVX2's vpmaskmovq would do,
+ * but MemorySanitizer does not track taint through it, and the constant-time check needs that).
+ * The body is vaes_body.h, shared with vaes512.c.
+ */
+#include "aesni.h"
+
+#define VAES256_TARGET __attribute__((target("vaes,vpclmulqdq,avx2,avx,aes,pclmul,sse4.1,ssse3")))
+#define VV_TARGET VAES256_TARGET
+#define VV_NAME(x) vaes256_##x
+#define VV_LANES 2
+#define VV_NVEC 8
+typedef __m256i vv_t;
+
+#define vv_bcast128(x) _mm256_broadcastsi128_si256(x)
+#define vv_loadu(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define vv_storeu(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+/* only nb == 1 reaches these: one block in the low lane, zero in the high lane */
+#define vv_load_partial(p, nb) \
+    _mm256_inserti128_si256(_mm256_setzero_si256(), _mm_loadu_si128((const __m128i *)(const void *)(p)), 0)
+#define vv_store_partial(p, v, nb) _mm_storeu_si128((__m128i *)(void *)(p), _mm256_castsi256_si128(v))
+#define vv_xor(a, b) _mm256_xor_si256((a), (b))
+#define vv_aesenc(a, k) _mm256_aesenc_epi128((a), (k))
+#define vv_aesenclast(a, k) _mm256_aesenclast_epi128((a), (k))
+#define vv_aesdec(a, k) _mm256_aesdec_epi128((a), (k))
+#define vv_aesdeclast(a, k) _mm256_aesdeclast_epi128((a), (k))
+#define vv_clmul(a, b, imm) _mm256_clmulepi64_epi128((a), (b), (imm))
+#define vv_shuffle8(a, m) _mm256_shuffle_epi8((a), (m))
+#define vv_add32(a, b) _mm256_add_epi32((a), (b))
+#define vv_bcast_last_lane(v) _mm256_permute2x128_si256((v), (v), 0x11)
+#define vv_reverse_lanes(v) _mm256_permute2x128_si256((v), (v), 0x01)
+#define vv_zero() _mm256_setzero_si256()
+#define vv_bslli8(a) _mm256_bslli_epi128((a), 8)
+#define vv_bsrli8(a) _mm256_bsrli_epi128((a), 8)
+#define vv_swap64(a) _mm256_shuffle_epi32((a), 0x4e)
+#define vv_zext128(x) _mm256_inserti128_si256(_mm256_setzero_si256(), (x), 0)
+#define vv_lane_index_dword3() _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0)
+#define vv_lane_index_dword0() _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)
+#define vv_fold_lanes(v) _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256((v), 1))
+
+#include "vaes_body.h"
+
+static int vaes256_available(void) { return vg_x86_has(VG_X86_VAES256_NEEDS); }
+
+const struct vg_impl vg_vaes256_impl = {
+    .name = "vaes256",
+    .available = vaes256_available,
+    .aes_expand_key = aesni_aes_expand_key,
+    .aes_ecb_encrypt = vaes256_aes_ecb_encrypt,
+    .aes_ecb_decrypt = vaes256_aes_ecb_decrypt,
+    .aes_ctr32 = vaes256_aes_ctr32,
+    .aes_ctr32_le = vaes256_aes_ctr32_le,
+    .ghash_init = vaes256_ghash_init,
+    .ghash_update = vaes256_ghash_update,
+    .polyval_init = vaes256_polyval_init,
+    .polyval_update = vaes256_polyval_update,
+    .cbc_mac = aesni_cbc_mac,
+    .gcm_seal_blocks = vaes256_gcm_seal_blocks,
+    .gcm_open_blocks = vaes256_gcm_open_blocks,
+    .ccm_seal_blocks = aesni_ccm_seal_blocks,
+    .ccm_open_blocks = aesni_ccm_open_blocks,
+};

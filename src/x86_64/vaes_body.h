@@ -1,0 +1,592 @@
+/*
+ * vaes_body.h — the body of the "vaes512" and "vaes256" implementations, written once over the vector
+ * width (as the Linux kernel's aes-gcm-vaes-avx512.S does with a macro parameter): vaes512.c includes
+ * it with 512-bit zmm operations (4 blocks per register), vaes256.c with 256-bit ymm operations (2
+ * blocks per register). Not a standalone header: the including file defines
+ *
+ *   VV_TARGET           the function attribute with the CPU features (see each .c file)
+ *   vv_t                the vector type;  VV_LANES  16-byte blocks per vector (4 or 2)
+ *   VV_NVEC             vectors in flight in the bulk loops (the group is VV_NVEC * VV_LANES blocks)
+ *   VV_NAME(x)          the name prefix (vaes512_x or vaes256_x)
+ *   vv_*                the lane-wise operations used below (load/store, xor, aesenc, clmul, ...)
+ *
+ * Every vector instruction used is "lane-wise": VAES and VPCLMULQDQ on a ymm/zmm register do the
+ * 128-bit instruction independently in each 128-bit lane, and vpshufb shuffles within each lane. So a
+ * register holds VV_LANES independent blocks, and everything aesni.h explains for one block holds per
+ * lane.
+ *
+ * Register use in the bulk loops: VV_NVEC AES states (the group's counter blocks), the round keys
+ * broadcast to every lane (15 registers for zmm: AVX-512 has 32, the rest become memory operands;
+ * ymm takes them all from aligned stack memory), the three unreduced GHASH sums lo/hi/mid, the vector
+ * being hashed and its (x0 ^ x1) half; the group's H powers and their Karatsuba halves are computed
+ * once per call (struct group_powers) and read as memory operands.
+ *
+ * Constant time: no branch and no address depends on data. The only branches are on lengths (the
+ * number of groups, the tail's size), and the tail's masked loads and stores take their mask from the
+ * length. Checked by MemorySanitizer (tests/ct_msan.cmake), since valgrind cannot run these
+ * instructions.
+ *
+ * What is shared with aesni (the key schedule, CBC-MAC and the CCM kernels): the CBC-MAC chain is
+ * serial, one block at a time, so wider registers cannot help it; key expansion is 10-14 dependent
+ * steps on one block. The aesni functions are pointed to by the tables.
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Layout of the GHASH/POLYVAL key                                                                  */
+
+#define VV_GROUP (VV_NVEC * VV_LANES)
+/* desc[i] = H_(GROUP - i) for i < GROUP (H_k = k-th POLYVAL power, aesni.h), so that block b of a
+   batch of r <= GROUP blocks, multiplied by H_(r - b), finds its power at desc[GROUP - r + b]: the
+   powers of VV_LANES consecutive blocks are one unaligned vector load. desc[GROUP..GROUP+3] stay zero:
+   the last, partial vector of a short batch reads up to VV_LANES - 1 entries past H_1 (its data lanes
+   there are zero, so these products vanish anyway). */
+struct VV_NAME(hkey) {
+    unsigned char desc[VV_GROUP + 4][16];
+};
+_Static_assert(VV_NVEC >= 1 && VV_NVEC <= 8, "VV_TAIL and the stitched rounds handle 1..8 vectors");
+_Static_assert(sizeof(struct VV_NAME(hkey)) <= VG_HKEY_SIZE, "vaes hkey too big for VG_HKEY_SIZE");
+
+#define VV_INLINE static inline __attribute__((always_inline)) VV_TARGET
+/* The loops over the VV_NVEC vectors of a group must be unrolled so the states stay in registers:
+   gcc does that at -O3 but not always at -O2 (measured: the fused GCM kernel 2.3 times slower in a
+   -O2 build without this). clang honours the same pragma. */
+#define VV_UNROLL _Pragma("GCC unroll 8")
+
+/* ---------------------------------------------------------------------------------------------- */
+/* AES                                                                                              */
+
+struct VV_NAME(round_keys) {
+    vv_t k[15]; /* round key r in every lane */
+    unsigned rounds;
+};
+
+VV_INLINE void VV_NAME(load_keys)(struct VV_NAME(round_keys) *rk, const void *sched, int decrypt)
+{
+    const struct aesni_sched *s = (const struct aesni_sched *)sched;
+    rk->rounds = s->rounds;
+    for (unsigned i = 0; i <= rk->rounds; i++)
+        rk->k[i] = vv_bcast128(_mm_loadu_si128((const __m128i *)(decrypt ? s->dec[i] : s->enc[i])));
+}
+
+/* n (a constant after inlining, 1..VV_NVEC) vectors through the cipher, round loop outermost so the
+   n independent vaesenc of a round issue back to back (latency 3-5 cycles, 1-2 per cycle). */
+VV_INLINE void VV_NAME(encrypt_n)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
+{
+    VV_UNROLL
+    for (int i = 0; i < n; i++) b[i] = vv_xor(b[i], rk->k[0]);
+    for (unsigned r = 1; r < rk->rounds; r++) {
+        vv_t k = rk->k[r];
+        VV_UNROLL
+        for (int i = 0; i < n; i++) b[i] = vv_aesenc(b[i], k);
+    }
+    VV_UNROLL
+    for (int i = 0; i < n; i++) b[i] = vv_aesenclast(b[i], rk->k[rk->rounds]);
+}
+
+VV_INLINE void VV_NAME(decrypt_n)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
+{
+    VV_UNROLL
+    for (int i = 0; i < n; i++) b[i] = vv_xor(b[i], rk->k[0]);
+    for (unsigned r = 1; r < rk->rounds; r++) {
+        vv_t k = rk->k[r];
+        VV_UNROLL
+        for (int i = 0; i < n; i++) b[i] = vv_aesdec(b[i], k);
+    }
+    VV_UNROLL
+    for (int i = 0; i < n; i++) b[i] = vv_aesdeclast(b[i], rk->k[rk->rounds]);
+}
+
+/* Vector i of a batch of n vectors whose last holds `last` (1..VV_LANES) blocks: full loads except
+   the last, which loads only its blocks (zeros in the other lanes) and never reads past them. */
+VV_INLINE vv_t VV_NAME(load_i)(const uint8_t *p, int i, int n, int last)
+{
+    if (i == n - 1 && last != VV_LANES) return vv_load_partial(p + 16 * VV_LANES * i, last);
+    return vv_loadu(p + 16 * VV_LANES * i);
+}
+
+VV_INLINE void VV_NAME(store_i)(uint8_t *p, vv_t v, int i, int n, int last)
+{
+    if (i == n - 1 && last != VV_LANES)
+        vv_store_partial(p + 16 * VV_LANES * i, v, last);
+    else
+        vv_storeu(p + 16 * VV_LANES * i, v);
+}
+
+VV_INLINE void VV_NAME(ecb_n)(const struct VV_NAME(round_keys) *rk, const uint8_t *in, uint8_t *out,
+                              int n, int last, int decrypt)
+{
+    vv_t b[VV_NVEC];
+    VV_UNROLL
+    for (int i = 0; i < n; i++) b[i] = VV_NAME(load_i)(in, i, n, last);
+    if (decrypt)
+        VV_NAME(decrypt_n)(rk, b, n);
+    else
+        VV_NAME(encrypt_n)(rk, b, n);
+    VV_UNROLL
+    for (int i = 0; i < n; i++) VV_NAME(store_i)(out, b[i], i, n, last);
+}
+
+/* Calls body(n, last) for a tail of r (1..VV_GROUP-1) blocks with n and last as constants: n vectors,
+   the last holding `last` blocks. The switch is on r, a public length. */
+#define VV_TAIL(r, body)                                                                  \
+    do {                                                                                  \
+        size_t vv_nv_ = ((r) + VV_LANES - 1) / VV_LANES;                                  \
+        int vv_last_ = (int)((r) - (vv_nv_ - 1) * VV_LANES);                              \
+        switch (vv_nv_) {                                                                 \
+        case 1: body(1, vv_last_); break;                                                 \
+        case 2: if (VV_NVEC >= 2) { body(2, vv_last_); } break;                           \
+        case 3: if (VV_NVEC >= 3) { body(3, vv_last_); } break;                           \
+        case 4: if (VV_NVEC >= 4) { body(4, vv_last_); } break;                           \
+        case 5: if (VV_NVEC >= 5) { body(5, vv_last_); } break;                           \
+        case 6: if (VV_NVEC >= 6) { body(6, vv_last_); } break;                           \
+        case 7: if (VV_NVEC >= 7) { body(7, vv_last_); } break;                           \
+        default: if (VV_NVEC >= 8) { body(8, vv_last_); } break;                          \
+        }                                                                                 \
+    } while (0)
+
+VV_INLINE void VV_NAME(ecb)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks,
+                            int decrypt)
+{
+    struct VV_NAME(round_keys) rk;
+    VV_NAME(load_keys)(&rk, sched, decrypt);
+    for (; nblocks >= VV_GROUP; nblocks -= VV_GROUP, in += 16 * VV_GROUP, out += 16 * VV_GROUP)
+        VV_NAME(ecb_n)(&rk, in, out, VV_NVEC, VV_LANES, decrypt);
+    if (nblocks) {
+#define VV_ECB_TAIL(n, last) VV_NAME(ecb_n)(&rk, in, out, (n), (last), decrypt)
+        VV_TAIL(nblocks, VV_ECB_TAIL);
+#undef VV_ECB_TAIL
+    }
+}
+
+VV_TARGET static void VV_NAME(aes_ecb_encrypt)(const void *sched, const uint8_t *in, uint8_t *out,
+                                               size_t nblocks)
+{
+    VV_NAME(ecb)(sched, in, out, nblocks, 0);
+}
+
+VV_TARGET static void VV_NAME(aes_ecb_decrypt)(const void *sched, const uint8_t *in, uint8_t *out,
+                                               size_t nblocks)
+{
+    VV_NAME(ecb)(sched, in, out, nblocks, 1);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* CTR                                                                                              */
+/*
+ * The counter is kept in "arithmetic form" in every lane (aesni_aes.c): for inc32 the block with
+ * bytes 12..15 reversed, so dword 3 of each lane is the counter as a number; for RFC 8452's counter
+ * the block itself (dword 0). `base` holds counter + j in lane j; vector i of a group adds
+ * i * VV_LANES to every lane. vpaddd wraps each dword mod 2^32 and never carries into the other
+ * dwords: exactly inc32 (and the little-endian 32-bit counter). vpshufb with the per-lane mask turns
+ * the arithmetic form back into blocks.
+ */
+
+/* step * (dword 3 or dword 0) in every lane */
+VV_INLINE vv_t VV_NAME(ctr_step)(uint32_t step, int big_endian)
+{
+    return vv_bcast128(big_endian ? _mm_set_epi32((int)step, 0, 0, 0) : _mm_set_epi32(0, 0, 0, (int)step));
+}
+
+/* The counter (arithmetic form, 128 bits) + j in lane j. */
+VV_INLINE vv_t VV_NAME(ctr_base)(__m128i c, int big_endian)
+{
+    vv_t v = vv_bcast128(c);
+    return vv_add32(v, big_endian ? vv_lane_index_dword3() : vv_lane_index_dword0());
+}
+
+VV_INLINE void VV_NAME(ctr_n)(const struct VV_NAME(round_keys) *rk, vv_t base, vv_t shuf, int big_endian,
+                              const uint8_t *in, uint8_t *out, int n, int last)
+{
+    vv_t b[VV_NVEC];
+    VV_UNROLL
+    for (int i = 0; i < n; i++) {
+        vv_t c = i ? vv_add32(base, VV_NAME(ctr_step)((uint32_t)(i * VV_LANES), big_endian)) : base;
+        b[i] = big_endian ? vv_shuffle8(c, shuf) : c;
+    }
+    VV_NAME(encrypt_n)(rk, b, n);
+    /* the input is read after the keystream is made: in == out is safe */
+    VV_UNROLL
+    for (int i = 0; i < n; i++) VV_NAME(store_i)(out, vv_xor(b[i], VV_NAME(load_i)(in, i, n, last)), i, n, last);
+}
+
+VV_INLINE void VV_NAME(ctr)(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                            size_t nblocks, int big_endian)
+{
+    struct VV_NAME(round_keys) rk;
+    VV_NAME(load_keys)(&rk, sched, 0);
+    const __m128i shuf128 = aesni_swap_last_word_mask();
+    const vv_t shuf = vv_bcast128(shuf128);
+    __m128i c = _mm_loadu_si128((const __m128i *)counter);
+    if (big_endian) c = _mm_shuffle_epi8(c, shuf128);
+    vv_t base = VV_NAME(ctr_base)(c, big_endian);
+    const vv_t group = VV_NAME(ctr_step)(VV_GROUP, big_endian);
+    size_t left = nblocks;
+    for (; left >= VV_GROUP; left -= VV_GROUP, in += 16 * VV_GROUP, out += 16 * VV_GROUP) {
+        VV_NAME(ctr_n)(&rk, base, shuf, big_endian, in, out, VV_NVEC, VV_LANES);
+        base = vv_add32(base, group);
+    }
+    if (left) {
+#define VV_CTR_TAIL(n, last) VV_NAME(ctr_n)(&rk, base, shuf, big_endian, in, out, (n), (last))
+        VV_TAIL(left, VV_CTR_TAIL);
+#undef VV_CTR_TAIL
+    }
+    /* counter + nblocks mod 2^32 (the cast keeps nblocks mod 2^32, which is all inc32 sees) */
+    c = _mm_add_epi32(c, big_endian ? _mm_set_epi32((int)(uint32_t)nblocks, 0, 0, 0)
+                                    : _mm_set_epi32(0, 0, 0, (int)(uint32_t)nblocks));
+    if (big_endian) c = _mm_shuffle_epi8(c, shuf128);
+    _mm_storeu_si128((__m128i *)counter, c);
+}
+
+VV_TARGET static void VV_NAME(aes_ctr32)(const void *sched, uint8_t counter[16], const uint8_t *in,
+                                         uint8_t *out, size_t nblocks)
+{
+    VV_NAME(ctr)(sched, counter, in, out, nblocks, 1);
+}
+
+VV_TARGET static void VV_NAME(aes_ctr32_le)(const void *sched, uint8_t counter[16], const uint8_t *in,
+                                            uint8_t *out, size_t nblocks)
+{
+    VV_NAME(ctr)(sched, counter, in, out, nblocks, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* GF(2^128): POLYVAL products lane by lane (the maths: aesni_ghash.c)                             */
+/*
+ * The carry-less multiplier is the bottleneck here, not the AES units: measured on the development
+ * machine (AMD Zen 5), independent vpclmulqdq issue at 1.6 G instructions/s whether ymm or zmm
+ * (6.4 G 64x64 products/s on zmm), against 6 G zmm vaesenc/s (24 G block-rounds/s). So every product
+ * counts:
+ *   - Karatsuba, three products per block instead of four: lo = sum x0*h0, hi = sum x1*h1,
+ *     mid = sum (x0^x1)*(h0^h1), and a*b = hi x^128 + (mid^lo^hi) x^64 + lo. (h0^h1) is computed
+ *     once per call for the powers of a whole group (kara below); (x0^x1) costs a vpshufd and a vpxor
+ *     per vector, which issue on other ports. Schoolbook (four products, as the Linux VAES code uses)
+ *     measured 16.0 GB/s for the 16 KiB AES-128-GCM seal on this machine; Karatsuba: see
+ *     docs/speed-x86_64.md.
+ *   - One reduction per group, after the lanes are summed: the three unreduced sums are folded
+ *     across lanes (extracts and XORs, no multiplies) and reduced once in an xmm register, two
+ *     products for the whole group instead of two per lane.
+ * Reduction is linear, so summing unreduced products over blocks and lanes first is exact.
+ */
+struct VV_NAME(gf_sum) {
+    vv_t lo, hi, mid;
+};
+
+VV_INLINE void VV_NAME(gf_zero)(struct VV_NAME(gf_sum) *s)
+{
+    s->lo = vv_zero();
+    s->hi = vv_zero();
+    s->mid = vv_zero();
+}
+
+/* (h0 ^ h1) in the low qword of every lane (and in the high one) */
+VV_INLINE vv_t VV_NAME(kara_of)(vv_t h) { return vv_xor(h, vv_swap64(h)); }
+
+/* s += x * h in every lane; hk = kara_of(h) */
+VV_INLINE void VV_NAME(gf_mul_add)(struct VV_NAME(gf_sum) *s, vv_t x, vv_t h, vv_t hk)
+{
+    vv_t xm = vv_xor(x, vv_swap64(x));                          /* x0 ^ x1 in the low qword */
+    s->lo = vv_xor(s->lo, vv_clmul(x, h, 0x00));                /* x0 * h0 */
+    s->hi = vv_xor(s->hi, vv_clmul(x, h, 0x11));                /* x1 * h1 */
+    s->mid = vv_xor(s->mid, vv_clmul(xm, hk, 0x00));            /* (x0^x1) * (h0^h1) */
+}
+
+/* sum over lanes and blocks, times x^-128 mod P: fold the lanes, then aesni_gf_reduce (which also
+   does the Karatsuba recombination) */
+VV_INLINE __m128i VV_NAME(gf_finish)(const struct VV_NAME(gf_sum) *s)
+{
+    struct aesni_gf_sum t;
+    t.lo = vv_fold_lanes(s->lo);
+    t.hi = vv_fold_lanes(s->hi);
+    t.mid = vv_fold_lanes(s->mid);
+    return aesni_gf_reduce(&t);
+}
+
+/* The same product reduced lane by lane (key set-up: each lane is a different power). */
+VV_INLINE vv_t VV_NAME(gf_reduce_lanes)(const struct VV_NAME(gf_sum) *s)
+{
+    vv_t m = vv_xor(s->mid, vv_xor(s->lo, s->hi));   /* Karatsuba: the x^64 coefficient block */
+    vv_t t0 = vv_xor(s->lo, vv_bslli8(m));
+    vv_t t1 = vv_xor(s->hi, vv_bsrli8(m));
+    /* c = x^63 + x^62 + x^57 in the high qword of each lane (aesni_gf_reduce) */
+    const vv_t poly = vv_bcast128(_mm_set_epi64x((long long)0xc200000000000000ULL, 0));
+    vv_t t = vv_clmul(t0, poly, 0x10);        /* fold 1: L0 * c */
+    t0 = vv_xor(vv_swap64(t0), t);            /* (L1 ^ t.lo, L0 ^ t.hi) at x^64 */
+    t = vv_clmul(t0, poly, 0x10);             /* fold 2: M1 * c, at x^128 */
+    t0 = vv_xor(vv_swap64(t0), t);
+    return vv_xor(t1, t0);
+}
+
+/* The power vector for vector i of a batch of r blocks (block b times H_(r-b)). */
+VV_INLINE vv_t VV_NAME(powers)(const struct VV_NAME(hkey) *hk, size_t r, int i)
+{
+    return vv_loadu(hk->desc[VV_GROUP - r + (size_t)(VV_LANES * i)]);
+}
+
+/* A whole group's powers and their Karatsuba halves, computed once per call. */
+struct VV_NAME(group_powers) {
+    vv_t pow[VV_NVEC], kara[VV_NVEC];
+};
+
+VV_INLINE void VV_NAME(load_group_powers)(struct VV_NAME(group_powers) *gp, const struct VV_NAME(hkey) *hk)
+{
+    VV_UNROLL
+    for (int i = 0; i < VV_NVEC; i++) {
+        gp->pow[i] = VV_NAME(powers)(hk, VV_GROUP, i);
+        gp->kara[i] = VV_NAME(kara_of)(gp->pow[i]);
+    }
+}
+
+/* Loads n vectors of r blocks from in (byte-reversed per block for GHASH) with acc XORed into the
+   first block. */
+VV_INLINE void VV_NAME(gf_load)(vv_t *x, const uint8_t *in, __m128i acc, int n, int last, int reverse)
+{
+    const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
+    VV_UNROLL
+    for (int i = 0; i < n; i++) {
+        x[i] = VV_NAME(load_i)(in, i, n, last);
+        if (reverse) x[i] = vv_shuffle8(x[i], bswap);
+    }
+    x[0] = vv_xor(x[0], vv_zext128(acc));
+}
+
+/* acc (POLYVAL form) after a whole group at in, one reduction: acc' = sum_b X_b * H_(GROUP-b) with
+   X_0 ^= acc (aesni_ghash.c section 3). Vector 0, the one that waits for acc, is multiplied last. */
+VV_INLINE __m128i VV_NAME(gf_hash_group)(const struct VV_NAME(group_powers) *gp, __m128i acc,
+                                         const uint8_t *in, int reverse)
+{
+    vv_t x[VV_NVEC];
+    VV_NAME(gf_load)(x, in, acc, VV_NVEC, VV_LANES, reverse);
+    struct VV_NAME(gf_sum) s;
+    VV_NAME(gf_zero)(&s);
+    VV_UNROLL
+    for (int i = VV_NVEC - 1; i >= 0; i--) VV_NAME(gf_mul_add)(&s, x[i], gp->pow[i], gp->kara[i]);
+    return VV_NAME(gf_finish)(&s);
+}
+
+/* The same for a tail of r < GROUP blocks in n vectors (the last holding `last` blocks). */
+VV_INLINE __m128i VV_NAME(gf_hash_n)(const struct VV_NAME(hkey) *hk, __m128i acc, const uint8_t *in, int n,
+                                     int last, int reverse)
+{
+    vv_t x[VV_NVEC];
+    VV_NAME(gf_load)(x, in, acc, n, last, reverse);
+    size_t r = (size_t)(VV_LANES * (n - 1) + last);
+    struct VV_NAME(gf_sum) s;
+    VV_NAME(gf_zero)(&s);
+    VV_UNROLL
+    for (int i = n - 1; i >= 0; i--) {
+        vv_t h = VV_NAME(powers)(hk, r, i);
+        VV_NAME(gf_mul_add)(&s, x[i], h, VV_NAME(kara_of)(h));
+    }
+    return VV_NAME(gf_finish)(&s);
+}
+
+VV_INLINE void VV_NAME(gf_update)(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks,
+                                  int reverse)
+{
+    const struct VV_NAME(hkey) *hk = (const struct VV_NAME(hkey) *)hkey;
+    __m128i a = _mm_loadu_si128((const __m128i *)acc);
+    if (reverse) a = _mm_shuffle_epi8(a, aesni_byte_reverse_mask());
+    if (nblocks >= VV_GROUP) {
+        struct VV_NAME(group_powers) gp;
+        VV_NAME(load_group_powers)(&gp, hk);
+        for (; nblocks >= VV_GROUP; nblocks -= VV_GROUP, in += 16 * VV_GROUP)
+            a = VV_NAME(gf_hash_group)(&gp, a, in, reverse);
+    }
+    if (nblocks) {
+#define VV_GF_TAIL(n, last) a = VV_NAME(gf_hash_n)(hk, a, in, (n), (last), reverse)
+        VV_TAIL(nblocks, VV_GF_TAIL);
+#undef VV_GF_TAIL
+    }
+    if (reverse) a = _mm_shuffle_epi8(a, aesni_byte_reverse_mask());
+    _mm_storeu_si128((__m128i *)acc, a);
+}
+
+VV_TARGET static void VV_NAME(ghash_update)(const void *hkey, uint8_t acc[16], const uint8_t *in,
+                                            size_t nblocks)
+{
+    VV_NAME(gf_update)(hkey, acc, in, nblocks, 1);
+}
+
+VV_TARGET static void VV_NAME(polyval_update)(const void *hkey, uint8_t acc[16], const uint8_t *in,
+                                              size_t nblocks)
+{
+    VV_NAME(gf_update)(hkey, acc, in, nblocks, 0);
+}
+
+/* One lane-wise POLYVAL product a dot b (b a single vector for all of a's lanes or lane by lane). */
+VV_INLINE vv_t VV_NAME(dot_lanes)(vv_t a, vv_t b)
+{
+    struct VV_NAME(gf_sum) s;
+    VV_NAME(gf_zero)(&s);
+    VV_NAME(gf_mul_add)(&s, a, b, VV_NAME(kara_of)(b));
+    return VV_NAME(gf_reduce_lanes)(&s);
+}
+
+/* The powers H_1..H_GROUP of the POLYVAL key h (register form), all in registers, by doubling: with
+   v[0..c) holding H_1..H_(c*LANES) in lane order, H_(c*LANES + j) = H_j dot H_(c*LANES), so
+   v[c..2c) = v[0..c) times the last lane of v[c-1] broadcast. log2 of the count dependent products
+   instead of one per power: this is on GCM's key set-up path.
+   The first vector uses ONE = x^128 mod P, the unit of the dot product (dot(a, ONE) = a * x^128 *
+   x^-128 = a), to fill lanes that must keep their value. */
+VV_INLINE void VV_NAME(store_powers)(struct VV_NAME(hkey) *hk, __m128i h1)
+{
+    const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1);
+    vv_t v[VV_NVEC];
+#if VV_LANES == 2
+    /* [H_1, H_1] dot [ONE, H_1] = [H_1, H_2] */
+    v[0] = VV_NAME(dot_lanes)(vv_bcast128(h1), _mm256_set_m128i(h1, one));
+#else
+    /* [H_1, H_2, H_1, H_2] dot [ONE, ONE, H_2, H_2] = [H_1, H_2, H_3, H_4] */
+    __m128i h2 = _mm512_castsi512_si128(VV_NAME(dot_lanes)(vv_bcast128(h1), vv_bcast128(h1)));
+    __m256i h12 = _mm256_set_m128i(h2, h1);
+    __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h12), h12, 1);
+    __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
+    v[0] = VV_NAME(dot_lanes)(a, b);
+#endif
+    for (int c = 1; c < VV_NVEC; c *= 2) {
+        vv_t top = vv_bcast_last_lane(v[c - 1]);
+        for (int j = 0; j < c; j++) v[c + j] = VV_NAME(dot_lanes)(v[j], top);
+    }
+    /* desc[LANES*q .. LANES*q + LANES) = H_(GROUP - LANES*q) .. downwards = v[NVEC-1-q] lanes reversed */
+    for (int q = 0; q < VV_NVEC; q++) vv_storeu(hk->desc[VV_LANES * q], vv_reverse_lanes(v[VV_NVEC - 1 - q]));
+    for (int i = VV_GROUP; i < VV_GROUP + 4; i++) _mm_storeu_si128((__m128i *)hk->desc[i], _mm_setzero_si128());
+}
+
+/* H * x mod P (mulX_POLYVAL), branch-free: aesni_ghash.c */
+VV_INLINE __m128i VV_NAME(mul_x)(__m128i h)
+{
+    __m128i top = _mm_shuffle_epi32(_mm_srai_epi32(h, 31), 0xff);
+    __m128i shifted = _mm_or_si128(_mm_slli_epi64(h, 1), _mm_srli_epi64(_mm_slli_si128(h, 8), 63));
+    const __m128i x128 = _mm_set_epi64x((long long)0xc200000000000000ULL, 1);
+    return _mm_xor_si128(shifted, _mm_and_si128(top, x128));
+}
+
+VV_TARGET static void VV_NAME(polyval_init)(void *hkey, const uint8_t h[16])
+{
+    VV_NAME(store_powers)((struct VV_NAME(hkey) *)hkey, _mm_loadu_si128((const __m128i *)h));
+}
+
+VV_TARGET static void VV_NAME(ghash_init)(void *hkey, const uint8_t h[16])
+{
+    __m128i hrev = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)h), aesni_byte_reverse_mask());
+    VV_NAME(store_powers)((struct VV_NAME(hkey) *)hkey, VV_NAME(mul_x)(hrev)); /* H' = rev(H) * x */
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Fused GCM: CTR of one group stitched with GHASH of a group                                       */
+/*
+ * Each AES round of the group's VV_NVEC counter vectors is followed by the GHASH multiplies of one
+ * vector of the group being hashed, so vaesenc and vpclmulqdq issue in the same cycles; the reduction
+ * follows the multiplies. The vector holding acc (vector 0) is multiplied last, so the previous
+ * group's reduction has the most time to finish before anything waits on it.
+ * Seal hashes the ciphertext it wrote one group earlier (reloaded from out, still in L1); open hashes
+ * the group it is decrypting, all of whose ciphertext is loaded before any plaintext is stored, so
+ * in == out works for both.
+ */
+VV_INLINE __m128i VV_NAME(encrypt_hash_group)(const struct VV_NAME(round_keys) *rk,
+                                              const struct VV_NAME(group_powers) *gp, vv_t *b, __m128i acc,
+                                              const uint8_t *hash_in)
+{
+    const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
+    struct VV_NAME(gf_sum) s;
+    VV_NAME(gf_zero)(&s);
+    VV_UNROLL
+    for (int i = 0; i < VV_NVEC; i++) b[i] = vv_xor(b[i], rk->k[0]);
+    /* rounds 1..NVEC (every key size has at least 10, and VV_NVEC <= 8) carry the multiplies; each
+       vector to hash is loaded where it is used, so only one is live at a time */
+    VV_UNROLL
+    for (int r = 1; r <= VV_NVEC; r++) {
+        vv_t k = rk->k[r];
+        VV_UNROLL
+        for (int i = 0; i < VV_NVEC; i++) b[i] = vv_aesenc(b[i], k);
+        int j = r % VV_NVEC; /* vectors 1..NVEC-1, then 0 */
+        vv_t x = vv_shuffle8(vv_loadu(hash_in + 16 * VV_LANES * j), bswap);
+        if (j == 0) x = vv_xor(x, vv_zext128(acc));
+        VV_NAME(gf_mul_add)(&s, x, gp->pow[j], gp->kara[j]);
+    }
+    acc = VV_NAME(gf_finish)(&s);
+    for (unsigned r = VV_NVEC + 1; r < rk->rounds; r++) {
+        vv_t k = rk->k[r];
+        VV_UNROLL
+        for (int i = 0; i < VV_NVEC; i++) b[i] = vv_aesenc(b[i], k);
+    }
+    VV_UNROLL
+    for (int i = 0; i < VV_NVEC; i++) b[i] = vv_aesenclast(b[i], rk->k[rk->rounds]);
+    return acc;
+}
+
+VV_INLINE void VV_NAME(gcm_counters)(vv_t *b, vv_t *base, vv_t shuf, vv_t step, vv_t group)
+{
+    vv_t c = *base;
+    VV_UNROLL
+    for (int i = 0; i < VV_NVEC; i++) {
+        b[i] = vv_shuffle8(c, shuf);
+        c = vv_add32(c, step);
+    }
+    *base = vv_add32(*base, group);
+}
+
+VV_INLINE void VV_NAME(xor_store_group)(const vv_t *b, const uint8_t *in, uint8_t *out)
+{
+    VV_UNROLL
+    for (int i = 0; i < VV_NVEC; i++)
+        vv_storeu(out + 16 * VV_LANES * i, vv_xor(b[i], vv_loadu(in + 16 * VV_LANES * i)));
+}
+
+VV_INLINE size_t VV_NAME(gcm_blocks)(const void *sched, const void *hkey, uint8_t counter[16],
+                                     uint8_t acc[16], const uint8_t *in, uint8_t *out, size_t nblocks,
+                                     int decrypt)
+{
+    size_t n = nblocks - nblocks % VV_GROUP;
+    if (n == 0) return 0;
+    const struct VV_NAME(hkey) *hk = (const struct VV_NAME(hkey) *)hkey;
+    struct VV_NAME(round_keys) rk;
+    struct VV_NAME(group_powers) gp;
+    VV_NAME(load_keys)(&rk, sched, 0);
+    VV_NAME(load_group_powers)(&gp, hk);
+    const __m128i shuf128 = aesni_swap_last_word_mask(), bswap128 = aesni_byte_reverse_mask();
+    const vv_t shuf = vv_bcast128(shuf128);
+    const vv_t step = VV_NAME(ctr_step)(VV_LANES, 1), group = VV_NAME(ctr_step)(VV_GROUP, 1);
+    __m128i c = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)counter), shuf128);
+    vv_t base = VV_NAME(ctr_base)(c, 1);
+    __m128i a = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)acc), bswap128);
+    vv_t b[VV_NVEC];
+
+    if (decrypt) {
+        for (size_t done = 0; done < n; done += VV_GROUP) {
+            VV_NAME(gcm_counters)(b, &base, shuf, step, group);
+            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, in + 16 * done);
+            VV_NAME(xor_store_group)(b, in + 16 * done, out + 16 * done);
+        }
+    } else {
+        /* group 0: nothing to hash yet */
+        VV_NAME(gcm_counters)(b, &base, shuf, step, group);
+        VV_NAME(encrypt_n)(&rk, b, VV_NVEC);
+        VV_NAME(xor_store_group)(b, in, out);
+        for (size_t done = VV_GROUP; done < n; done += VV_GROUP) {
+            VV_NAME(gcm_counters)(b, &base, shuf, step, group);
+            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, out + 16 * (done - VV_GROUP));
+            VV_NAME(xor_store_group)(b, in + 16 * done, out + 16 * done);
+        }
+        a = VV_NAME(gf_hash_group)(&gp, a, out + 16 * (n - VV_GROUP), 1);
+    }
+
+    c = _mm_add_epi32(c, _mm_set_epi32((int)(uint32_t)n, 0, 0, 0));
+    _mm_storeu_si128((__m128i *)counter, _mm_shuffle_epi8(c, shuf128));
+    _mm_storeu_si128((__m128i *)acc, _mm_shuffle_epi8(a, bswap128));
+    return n;
+}
+
+VV_TARGET static size_t VV_NAME(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t counter[16],
+                                                 uint8_t acc[16], const uint8_t *in, uint8_t *out,
+                                                 size_t nblocks)
+{
+    return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, 0);
+}
+
+VV_TARGET static size_t VV_NAME(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16],
+                                                 uint8_t acc[16], const uint8_t *in, uint8_t *out,
+                                                 size_t nblocks)
+{
+    return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, 1);
+}
