@@ -14,6 +14,12 @@
 #if defined(__x86_64__)
 #include "x86_64/x86_64.h"
 #endif
+#if defined(__aarch64__)
+#include "aarch64/aarch64.h"
+#endif
+#if defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+#include "ppc64le/ppc64le.h"
+#endif
 
 /* Best first. Each architecture's backends are added here under their #if. */
 const struct vg_impl *const vg_all_impls[] = {
@@ -21,6 +27,13 @@ const struct vg_impl *const vg_all_impls[] = {
     &vg_vaes512_impl,
     &vg_vaes256_impl,
     &vg_aesni_impl,
+#endif
+#if defined(__aarch64__)
+    &vg_armv8_impl,
+#endif
+#if defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+    &vg_power9_impl,
+    &vg_power8_impl,
 #endif
     &vg_portable_impl,
     NULL,

@@ -1,0 +1,270 @@
+/*
+ * armv8_aes.c — AES with the AArch64 Cryptographic Extension: key expansion, ECB both ways, the
+ * CBC-MAC chain and the fused CCM kernels (SP 800-38C).
+ *
+ * CPU features: FEAT_AES (VG_ARMV8_TARGET). Bulk ECB keeps 8 blocks in flight with a 4/2/1 tail.
+ */
+#include "armv8.h"
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Key expansion (FIPS 197 §5.2)                                                                    */
+/*
+ * SubWord with AESE: AESE(s, 0) = ShiftRows(SubBytes(s)). If the four 32-bit columns of s hold the
+ * same word w, ShiftRows (which only moves bytes between columns within a row) changes nothing, so
+ * every column of the result is SubWord(w). One TBL broadcasts the word (rotated, for RotWord) into
+ * all four columns, AESE with a zero key substitutes it, one EOR adds Rcon: "temp = SubWord(RotWord(
+ * w[i-1])) ^ Rcon" of FIPS 197 in every column.
+ * The next Nk words are w[i..] = w[i-Nk..] ^ running XORs: w[i] = w[i-Nk] ^ temp, w[i+1] = w[i+1-Nk] ^
+ * w[i] = w[i+1-Nk] ^ w[i-Nk] ^ temp, ..., so four new words = prefix_xor(old four) ^ temp with
+ * prefix_xor(v)[j] = v[0] ^ ... ^ v[j] (two EXT+EOR steps: shift by one word, then by two).
+ */
+
+VG_ARMV8_INLINE uint8x16_t prefix_xor(uint8x16_t v)
+{
+    const uint8x16_t z = vdupq_n_u8(0);
+    v = veorq_u8(v, vextq_u8(z, v, 12)); /* (v0, v0^v1, v1^v2, v2^v3): EXT moves v up by one word */
+    return veorq_u8(v, vextq_u8(z, v, 8)); /* (v0, v0^v1, v0^v1^v2, v0^..^v3) */
+}
+
+/* SubWord(RotWord(word w of v)) ^ rc in every column. RotWord([a0 a1 a2 a3]) = [a1 a2 a3 a0]. */
+VG_ARMV8_INLINE uint8x16_t sub_rot_word(uint8x16_t v, int w, uint32_t rc)
+{
+    const uint8_t b0 = (uint8_t)(4 * w), b1 = (uint8_t)(b0 + 1), b2 = (uint8_t)(b0 + 2), b3 = (uint8_t)(b0 + 3);
+    const uint8_t idx[16] = {b1, b2, b3, b0, b1, b2, b3, b0, b1, b2, b3, b0, b1, b2, b3, b0};
+    uint8x16_t s = vaeseq_u8(vqtbl1q_u8(v, vld1q_u8(idx)), vdupq_n_u8(0));
+    return veorq_u8(s, vreinterpretq_u8_u32(vdupq_n_u32(rc)));
+}
+
+/* SubWord(word 3 of v) in every column (AES-256's middle step: no rotation, no Rcon). */
+VG_ARMV8_INLINE uint8x16_t sub_word3(uint8x16_t v)
+{
+    uint8x16_t w = vreinterpretq_u8_u32(vdupq_laneq_u32(vreinterpretq_u32_u8(v), 3));
+    return vaeseq_u8(w, vdupq_n_u8(0));
+}
+
+/* Rcon[i] = x^(i-1) in GF(2^8); 32-bit little-endian so that byte 0 of each column gets it. */
+static const uint32_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
+
+VG_ARMV8_TARGET
+void armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+{
+    struct armv8_sched *s = (struct armv8_sched *)sched;
+    unsigned rounds = (unsigned)(key_len / 4 + 6);
+    s->rounds = rounds;
+    s->has_decrypt = 0;
+    if (key_len == 16) {
+        uint8x16_t k = vld1q_u8(key);
+        vst1q_u8(s->enc[0], k);
+        for (int i = 0; i < 10; i++) {
+            k = veorq_u8(prefix_xor(k), sub_rot_word(k, 3, rcon[i]));
+            vst1q_u8(s->enc[i + 1], k);
+        }
+    } else if (key_len == 24) {
+        /* Nk = 6: a = w[6j..6j+3], b = w[6j+4..6j+5] (low half). One step makes 6 words:
+           a' = prefix_xor(a) ^ SubWord(RotWord(w[6j+5])) ^ Rcon and b' = (b0, b0^b1) ^ a'[3]
+           (w[6j+10] = w[6j+4] ^ w[6j+9], w[6j+11] = w[6j+5] ^ w[6j+10]). The words go out in order
+           as one flat array: 52 are needed, 8 steps write 54; the two extra land in bytes 208..215
+           of enc[] (unused by 12 rounds) and are cleared. */
+        uint8_t *w = &s->enc[0][0];
+        const uint8x16_t z = vdupq_n_u8(0);
+        uint8x16_t a = vld1q_u8(key);
+        uint8x16_t b = vcombine_u8(vld1_u8(key + 16), vdup_n_u8(0));
+        vst1q_u8(w, a);
+        vst1_u8(w + 16, vget_low_u8(b));
+        for (int j = 1; j <= 8; j++) {
+            a = veorq_u8(prefix_xor(a), sub_rot_word(b, 1, rcon[j - 1]));
+            /* lanes 0, 1 of b' are right; lanes 2, 3 are never stored nor read as words 0, 1 */
+            b = veorq_u8(veorq_u8(b, vextq_u8(z, b, 12)),
+                         vreinterpretq_u8_u32(vdupq_laneq_u32(vreinterpretq_u32_u8(a), 3)));
+            vst1q_u8(w + 24 * j, a);
+            vst1_u8(w + 24 * j + 16, vget_low_u8(b));
+        }
+        memset(w + 208, 0, 8);
+    } else {
+        /* Nk = 8: a = w[8j..8j+3], b = w[8j+4..8j+7]; a' takes SubWord(RotWord(b[3])) ^ Rcon and b'
+           takes SubWord(a'[3]) (FIPS 197: the extra SubWord when i mod Nk = 4 and Nk > 6). */
+        uint8x16_t a = vld1q_u8(key), b = vld1q_u8(key + 16);
+        vst1q_u8(s->enc[0], a);
+        vst1q_u8(s->enc[1], b);
+        for (int j = 1; j <= 7; j++) {
+            a = veorq_u8(prefix_xor(a), sub_rot_word(b, 3, rcon[j - 1]));
+            vst1q_u8(s->enc[2 * j], a);
+            if (j == 7) break;
+            b = veorq_u8(prefix_xor(b), sub_word3(a));
+            vst1q_u8(s->enc[2 * j + 1], b);
+        }
+    }
+    if (want_decrypt) {
+        s->has_decrypt = 1;
+        vst1q_u8(s->dec[0], vld1q_u8(s->enc[rounds]));
+        for (unsigned i = 1; i < rounds; i++) vst1q_u8(s->dec[i], vaesimcq_u8(vld1q_u8(s->enc[rounds - i])));
+        vst1q_u8(s->dec[rounds], vld1q_u8(s->enc[0]));
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* ECB                                                                                              */
+
+VG_ARMV8_INLINE void ecb_n(const struct armv8_round_keys *rk, const uint8_t *in, uint8_t *out, int n,
+                           int decrypt, unsigned rounds)
+{
+    uint8x16_t b[8];
+    for (int i = 0; i < n; i++) b[i] = vld1q_u8(in + 16 * i);
+    if (decrypt)
+        armv8_decrypt_n_open(rk, b, n, rounds);
+    else
+        armv8_encrypt_n_open(rk, b, n, rounds);
+    for (int i = 0; i < n; i++) vst1q_u8(out + 16 * i, veorq_u8(b[i], rk->k[rounds]));
+}
+
+VG_ARMV8_INLINE void ecb(const unsigned char (*keys)[16], const uint8_t *in, uint8_t *out,
+                         size_t nblocks, int decrypt, unsigned rounds)
+{
+    struct armv8_round_keys rk;
+    armv8_load_keys(&rk, keys, rounds);
+    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ecb_n(&rk, in, out, 8, decrypt, rounds);
+    if (nblocks & 4) { ecb_n(&rk, in, out, 4, decrypt, rounds); in += 64; out += 64; }
+    if (nblocks & 2) { ecb_n(&rk, in, out, 2, decrypt, rounds); in += 32; out += 32; }
+    if (nblocks & 1) ecb_n(&rk, in, out, 1, decrypt, rounds);
+}
+
+VG_ARMV8_TARGET
+void armv8_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    const struct armv8_sched *s = (const struct armv8_sched *)sched;
+    ARMV8_FOR_ROUNDS(s->rounds, ecb(s->enc, in, out, nblocks, 0, ROUNDS));
+}
+
+VG_ARMV8_TARGET
+void armv8_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    const struct armv8_sched *s = (const struct armv8_sched *)sched;
+    ARMV8_FOR_ROUNDS(s->rounds, ecb(s->dec, in, out, nblocks, 1, ROUNDS));
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* CBC-MAC and CCM                                                                                  */
+/*
+ * The chain mac = E(mac ^ P_i) is serial: each block costs the whole latency of its rounds while the
+ * AES unit could start a pair per cycle. The CTR keystream blocks are independent of the chain, so
+ * each round of the chain block is paired with the same round of a keystream block, for free:
+ *   seal: the MAC is over the plaintext, known up front: chain block i beside keystream block i;
+ *   open: the MAC is over P_i = C_i ^ E(ctr_i), so the keystream runs one ahead: chain block i
+ *         beside keystream block i+1, ready when chain block i+1 needs it.
+ * Folding AddRoundKey: after the last AESE of block i the chain holds s with E = s ^ k_last, and the
+ * next block starts AESE(E ^ P_(i+1), k_0) — AESE adds its key first. So the chain needs one EOR
+ * with (k_last ^ P_(i+1)), computed off the chain as soon as P_(i+1) is known; the very last block
+ * ends with the plain EOR k_last. In seal the same (k_last ^ P_i) also finishes C_i = P_i ^ k_last ^
+ * s_ks, so each block costs one extra EOR. Both kernels do all nblocks. Input block i is read before
+ * output block i is written, so in == out works.
+ */
+
+/* Counter (inc32) in arithmetic form: REV32 makes each 32-bit lane the big-endian word of the block
+   as a number, so lane 3 is the counter and one 32-bit lane add is inc32 (mod 2^32, no carry into
+   the first 96 bits). REV32 also converts back. */
+VG_ARMV8_INLINE uint32x4_t ctr_load(const uint8_t *counter) { return vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(counter))); }
+VG_ARMV8_INLINE uint8x16_t ctr_block(uint32x4_t c) { return vrev32q_u8(vreinterpretq_u8_u32(c)); }
+VG_ARMV8_INLINE uint32x4_t ctr_one(void)
+{
+    const uint32_t one[4] = {0, 0, 0, 1};
+    return vld1q_u32(one);
+}
+
+VG_ARMV8_INLINE void cbc_mac(const unsigned char (*keys)[16], uint8_t mac[16], const uint8_t *in,
+                             size_t nblocks, unsigned rounds)
+{
+    struct armv8_round_keys rk;
+    armv8_load_keys(&rk, keys, rounds);
+    uint8x16_t m = veorq_u8(vld1q_u8(mac), vld1q_u8(in));
+    for (size_t i = 0;; i++) {
+        uint8x16_t b[1] = {m};
+        armv8_encrypt_n_open(&rk, b, 1, rounds);
+        m = b[0];
+        if (i + 1 == nblocks) break;
+        m = veorq_u8(m, veorq_u8(rk.k[rounds], vld1q_u8(in + 16 * (i + 1))));
+    }
+    vst1q_u8(mac, veorq_u8(m, rk.k[rounds]));
+}
+
+VG_ARMV8_TARGET
+void armv8_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
+{
+    if (nblocks == 0) return;
+    const struct armv8_sched *s = (const struct armv8_sched *)sched;
+    ARMV8_FOR_ROUNDS(s->rounds, cbc_mac(s->enc, mac, in, nblocks, ROUNDS));
+}
+
+VG_ARMV8_INLINE void ccm_seal(const unsigned char (*keys)[16], uint8_t mac[16], uint8_t counter[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks, unsigned rounds)
+{
+    struct armv8_round_keys rk;
+    armv8_load_keys(&rk, keys, rounds);
+    const uint32x4_t one = ctr_one();
+    uint32x4_t ctr = ctr_load(counter);
+    uint8x16_t p = vld1q_u8(in);
+    uint8x16_t t = veorq_u8(p, rk.k[rounds]); /* P_i ^ k_last */
+    uint8x16_t b[2] = {veorq_u8(vld1q_u8(mac), p), ctr_block(ctr)};
+    for (size_t i = 0;; i++) {
+        /* b[0]: chain block i (MAC over P_i); b[1]: keystream block i */
+        ctr = vaddq_u32(ctr, one);
+        armv8_encrypt_n_open(&rk, b, 2, rounds);
+        vst1q_u8(out + 16 * i, veorq_u8(b[1], t)); /* C_i = P_i ^ E(ctr_i) */
+        if (i + 1 == nblocks) break;
+        p = vld1q_u8(in + 16 * (i + 1));
+        t = veorq_u8(p, rk.k[rounds]);
+        b[0] = veorq_u8(b[0], t); /* E(chain) ^ P_(i+1), k_0 follows in AESE */
+        b[1] = ctr_block(ctr);
+    }
+    vst1q_u8(mac, veorq_u8(b[0], rk.k[rounds]));
+    vst1q_u8(counter, ctr_block(ctr));
+}
+
+VG_ARMV8_INLINE void ccm_open(const unsigned char (*keys)[16], uint8_t mac[16], uint8_t counter[16],
+                              const uint8_t *in, uint8_t *out, size_t nblocks, unsigned rounds)
+{
+    struct armv8_round_keys rk;
+    armv8_load_keys(&rk, keys, rounds);
+    const uint32x4_t one = ctr_one();
+    uint32x4_t ctr = ctr_load(counter);
+    /* keystream block 0 alone, then P_0 and the chain's first state */
+    uint8x16_t b[2] = {ctr_block(ctr)};
+    armv8_encrypt_n_open(&rk, b, 1, rounds);
+    ctr = vaddq_u32(ctr, one);
+    uint8x16_t p = veorq_u8(veorq_u8(vld1q_u8(in), rk.k[rounds]), b[0]);
+    vst1q_u8(out, p);
+    b[0] = veorq_u8(vld1q_u8(mac), p);
+    for (size_t i = 0;; i++) {
+        /* b[0]: chain block i; b[1]: keystream block i+1 (on the last block it is made for
+           ctr + nblocks and discarded: it costs no time beside the chain) */
+        b[1] = ctr_block(ctr);
+        armv8_encrypt_n_open(&rk, b, 2, rounds);
+        if (i + 1 == nblocks) break;
+        ctr = vaddq_u32(ctr, one);
+        /* P_(i+1) = C_(i+1) ^ k_last ^ s_ks; the chain needs P_(i+1) ^ k_last: one EOR less */
+        uint8x16_t pk = veorq_u8(vld1q_u8(in + 16 * (i + 1)), b[1]);
+        vst1q_u8(out + 16 * (i + 1), veorq_u8(pk, rk.k[rounds]));
+        b[0] = veorq_u8(b[0], pk);
+    }
+    vst1q_u8(mac, veorq_u8(b[0], rk.k[rounds]));
+    vst1q_u8(counter, ctr_block(ctr));
+}
+
+VG_ARMV8_TARGET
+size_t armv8_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+                             const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    if (nblocks == 0) return 0;
+    const struct armv8_sched *s = (const struct armv8_sched *)sched;
+    ARMV8_FOR_ROUNDS(s->rounds, ccm_seal(s->enc, mac, counter, in, out, nblocks, ROUNDS));
+    return nblocks;
+}
+
+VG_ARMV8_TARGET
+size_t armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+                             const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    if (nblocks == 0) return 0;
+    const struct armv8_sched *s = (const struct armv8_sched *)sched;
+    ARMV8_FOR_ROUNDS(s->rounds, ccm_open(s->enc, mac, counter, in, out, nblocks, ROUNDS));
+    return nblocks;
+}

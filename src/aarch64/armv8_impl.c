@@ -1,0 +1,170 @@
+/*
+ * armv8_impl.c — AArch64 CPU detection, DIT, and the "armv8" table (see aarch64.h and armv8.h).
+ *
+ * Nothing here uses the Cryptographic Extension: this file is plain armv8-a.
+ */
+#include <stdatomic.h>
+#include <sys/auxv.h>
+
+#include "aarch64.h"
+
+/* Linux's AT_HWCAP bits (arch/arm64/include/uapi/asm/hwcap.h), spelled out so that older libc
+   headers work. */
+#define HWCAP_BIT_AES   (1ul << 3)
+#define HWCAP_BIT_PMULL (1ul << 4)
+#define HWCAP_BIT_CPUID (1ul << 11)
+#define HWCAP_BIT_SHA3  (1ul << 17)
+#define HWCAP_BIT_DIT   (1ul << 24)
+
+#define DETECTED (1u << 31) /* set in the cache once detection ran, so "no features" is cached too */
+
+/* PSTATE.DIT through its system-register form: DIT is op0=3, op1=3, CRn=4, CRm=2, op2=5 (Arm ARM
+   C5.2.5); the generic name assembles without -march=armv8.4-a. The bit is bit 24 of the register
+   (it is read and written there, and MSR DIT, #imm is the same write). */
+#define DIT_SYSREG "s3_3_c4_c2_5"
+#define DIT_BIT (UINT64_C(1) << 24)
+
+static unsigned detect(void)
+{
+    unsigned long hw = getauxval(AT_HWCAP);
+    unsigned f = 0;
+    if (hw & HWCAP_BIT_AES) f |= VG_AARCH64_AES;
+    if (hw & HWCAP_BIT_PMULL) f |= VG_AARCH64_PMULL;
+    if (hw & HWCAP_BIT_SHA3) f |= VG_AARCH64_SHA3;
+    if (hw & HWCAP_BIT_DIT) {
+        f |= VG_AARCH64_DIT;
+    } else if (hw & HWCAP_BIT_CPUID) {
+        /* ID_AA64PFR0_EL1 (op0=3, op1=0, CRn=0, CRm=4, op2=0): the kernel emulates this MRS at EL0
+           when it advertises HWCAP_CPUID (Documentation/arch/arm64/cpu-feature-registers.rst), with
+           the DIT field [51:48] visible. */
+        uint64_t pfr0;
+        __asm__ volatile("mrs %0, s3_0_c0_c4_0" : "=r"(pfr0));
+        if ((pfr0 >> 48) & 0xf) f |= VG_AARCH64_DIT;
+    }
+    return f;
+}
+
+unsigned vg_aarch64_features(void)
+{
+    static atomic_uint cached;
+    unsigned f = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (!(f & DETECTED)) {
+        f = detect() | DETECTED;
+        atomic_store_explicit(&cached, f, memory_order_relaxed);
+    }
+    return f & ~DETECTED;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* DIT                                                                                              */
+/*
+ * The token is the caller's DIT register value with bit 0 set to say "this CPU has DIT, restore it"
+ * (bit 0 of the DIT register is RES0, so it cannot be confused with the real value). Without FEAT_DIT
+ * the register does not exist (MRS would be UNDEFINED): enter returns 0 and exit does nothing. The
+ * branch is on a CPU feature, the same on every call.
+ */
+uint64_t vg_arch_secret_enter(void)
+{
+    if (!(vg_aarch64_features() & VG_AARCH64_DIT)) return 0;
+    uint64_t saved;
+    __asm__ volatile("mrs %0, " DIT_SYSREG : "=r"(saved));
+    __asm__ volatile("msr " DIT_SYSREG ", %0" : : "r"(DIT_BIT) : "memory");
+    return (saved & DIT_BIT) | 1;
+}
+
+void vg_arch_secret_exit(uint64_t token)
+{
+    if (token & 1) __asm__ volatile("msr " DIT_SYSREG ", %0" : : "r"(token & DIT_BIT) : "memory");
+}
+
+int vg_arch_dit_enabled(void)
+{
+    if (!(vg_aarch64_features() & VG_AARCH64_DIT)) return 0;
+    uint64_t v;
+    __asm__ volatile("mrs %0, " DIT_SYSREG : "=r"(v));
+    return (v & DIT_BIT) != 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The table                                                                                        */
+
+static int armv8_available(void)
+{
+#if defined(__AARCH64EB__)
+    return 0; /* the counter and PMULL lanes are read little-endian (armv8.h) */
+#else
+    unsigned need = VG_AARCH64_AES | VG_AARCH64_PMULL;
+    return (vg_aarch64_features() & need) == need;
+#endif
+}
+
+/* The EOR3 kernels where the CPU has FEAT_SHA3 (detection is cached: one load and a branch that
+   goes the same way on every call). */
+static int use_sha3(void) { return (vg_aarch64_features() & VG_AARCH64_SHA3) != 0; }
+
+static void armv8_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                            size_t nblocks)
+{
+    if (use_sha3())
+        armv8_aes_ctr32_sha3(sched, counter, in, out, nblocks);
+    else
+        armv8_aes_ctr32_base(sched, counter, in, out, nblocks);
+}
+
+static void armv8_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                               size_t nblocks)
+{
+    if (use_sha3())
+        armv8_aes_ctr32_le_sha3(sched, counter, in, out, nblocks);
+    else
+        armv8_aes_ctr32_le_base(sched, counter, in, out, nblocks);
+}
+
+static void armv8_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+{
+    if (use_sha3())
+        armv8_ghash_update_sha3(hkey, acc, in, nblocks);
+    else
+        armv8_ghash_update_base(hkey, acc, in, nblocks);
+}
+
+static void armv8_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+{
+    if (use_sha3())
+        armv8_polyval_update_sha3(hkey, acc, in, nblocks);
+    else
+        armv8_polyval_update_base(hkey, acc, in, nblocks);
+}
+
+static size_t armv8_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16],
+                                    uint8_t acc[16], const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    return use_sha3() ? armv8_gcm_seal_blocks_sha3(sched, hkey, counter, acc, in, out, nblocks)
+                      : armv8_gcm_seal_blocks_base(sched, hkey, counter, acc, in, out, nblocks);
+}
+
+static size_t armv8_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16],
+                                    uint8_t acc[16], const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    return use_sha3() ? armv8_gcm_open_blocks_sha3(sched, hkey, counter, acc, in, out, nblocks)
+                      : armv8_gcm_open_blocks_base(sched, hkey, counter, acc, in, out, nblocks);
+}
+
+const struct vg_impl vg_armv8_impl = {
+    .name = "armv8",
+    .available = armv8_available,
+    .aes_expand_key = armv8_aes_expand_key,
+    .aes_ecb_encrypt = armv8_aes_ecb_encrypt,
+    .aes_ecb_decrypt = armv8_aes_ecb_decrypt,
+    .aes_ctr32 = armv8_aes_ctr32,
+    .aes_ctr32_le = armv8_aes_ctr32_le,
+    .ghash_init = armv8_ghash_init,
+    .ghash_update = armv8_ghash_update,
+    .polyval_init = armv8_polyval_init,
+    .polyval_update = armv8_polyval_update,
+    .cbc_mac = armv8_cbc_mac,
+    .gcm_seal_blocks = armv8_gcm_seal_blocks,
+    .gcm_open_blocks = armv8_gcm_open_blocks,
+    .ccm_seal_blocks = armv8_ccm_seal_blocks,
+    .ccm_open_blocks = armv8_ccm_open_blocks,
+};
