@@ -4,7 +4,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed deps check test test-native test-asan test-msan test-s390x install clean
+.PHONY: all speed deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 install clean
 
 all:
 	cmake -S . -B build
@@ -21,7 +21,7 @@ deps:
 # Every test: native (vectors, differential, bad input, threads, exports, install, valgrind constant
 # time), the same built with clang under ASan+UBSan, the MemorySanitizer constant-time check (the only
 # one that can run VAES/AVX-512 code), and the portable suite on big-endian s390x under qemu.
-check: test-native test-asan test-msan test-s390x
+check: test-native test-asan test-msan test-s390x test-ppc64le test-aarch64
 	@echo "check: all test builds passed"
 test: check
 
@@ -40,6 +40,39 @@ test-msan:
 	cmake --build build-msan -j$(JOBS) --target ct_valgrind
 	$(CTEST) build-msan -R '^ct_msan'
 
+# ppc64le under qemu as a POWER8 (an ISA 3.0 instruction in the power8 path would fail), then the same
+# suite again as a POWER9 (the power9 variant runs there) and a POWER10.
+test-ppc64le:
+	cmake -S . -B build-ppc64le -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-ppc64le.cmake -DVG_BUILD_BENCH=OFF
+	cmake --build build-ppc64le -j$(JOBS)
+	$(CTEST) build-ppc64le
+	for cpu in power9 power10; do \
+	  cmake -S . -B build-ppc64le-$$cpu -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-ppc64le.cmake \
+	    -DVG_BUILD_BENCH=OFF -DVG_QEMU_CPU=$$cpu && \
+	  cmake --build build-ppc64le-$$cpu -j$(JOBS) && \
+	  $(CTEST) build-ppc64le-$$cpu -E '^ct_trace' || exit 1; \
+	done
+
+# Executed instructions per block under qemu, ours against OpenSSL's ppc64le build (a benchmark, not a
+# test; needs libssl-dev:ppc64el, see docs/ppc64le.md).
+insn-ppc64le: test-ppc64le
+	bench/insn/ppc64le-insn.sh build-ppc64le power8 power9
+
+# AArch64 under qemu: -cpu max (AES, PMULL, SHA3's EOR3, DIT) and -cpu cortex-a57 (no SHA3, no DIT),
+# so both kernel variants and both DIT paths run, constant-time trace included.
+test-aarch64:
+	cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake -DVG_BUILD_BENCH=OFF
+	cmake --build build-aarch64 -j$(JOBS)
+	$(CTEST) build-aarch64
+	cmake -S . -B build-aarch64-a57 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake \
+	  -DVG_BUILD_BENCH=OFF -DVG_QEMU_CPU=cortex-a57
+	cmake --build build-aarch64-a57 -j$(JOBS)
+	$(CTEST) build-aarch64-a57
+
+# Executed instructions per block under qemu against OpenSSL's arm64 build (benchmark; docs/aarch64.md).
+insn-aarch64: test-aarch64
+	bench/insn/aarch64-insn.sh build-aarch64 max
+
 test-s390x:
 	cmake -S . -B build-s390x -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-s390x.cmake -DVG_BUILD_BENCH=OFF
 	cmake --build build-s390x -j$(JOBS)
@@ -51,4 +84,4 @@ install:
 	cmake --install build
 
 clean:
-	rm -rf build build-asan build-msan build-s390x
+	rm -rf build build-asan build-msan build-s390x build-ppc64le* build-aarch64*

@@ -14,6 +14,8 @@
  *  - in == out is allowed; any other overlap of in and out is VG_ERR_ARG.
  *  - No branch and no memory address depends on a key, a nonce, a plaintext, a ciphertext, AAD or a
  *    tag. Lengths are public.
+ *  - On AArch64 CPUs with FEAT_DIT, every function that processes a key or data sets PSTATE.DIT
+ *    (data-independent timing) for its duration and restores the caller's value before returning.
  *  - Wipe functions zero a context in a way the compiler may not remove.
  */
 #ifndef VG_H

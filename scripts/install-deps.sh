@@ -8,6 +8,8 @@ pkgs=(
   libssl-dev libbearssl-dev                  # peers in vg-speed and differential checks
   clang libclang-rt-14-dev                   # clang build and sanitizers
   qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross  # big-endian run of the portable suite
+  gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross   # the power8/power9 suite under qemu-ppc64le
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross         # the armv8 suite under qemu-aarch64
 )
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi

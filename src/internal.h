@@ -88,6 +88,20 @@ extern const struct vg_impl vg_portable_impl VG_INTERNAL;
 /* The implementation new keys use (thread-safe, honours VG_IMPL on first use). */
 const struct vg_impl *vg_current_impl(void) VG_INTERNAL;
 
+/*
+ * Data-independent timing. Every public function that touches a key or data runs its body between
+ * these two calls. On AArch64 with FEAT_DIT, enter sets PSTATE.DIT (Arm promises constant-time AES,
+ * PMULL and integer instructions only while it is set) and returns the caller's value, and exit
+ * restores it (src/aarch64/armv8_impl.c). Elsewhere they are empty and cost nothing.
+ */
+#if defined(__aarch64__)
+uint64_t vg_arch_secret_enter(void) VG_INTERNAL;
+void vg_arch_secret_exit(uint64_t token) VG_INTERNAL;
+#else
+static inline uint64_t vg_arch_secret_enter(void) { return 0; }
+static inline void vg_arch_secret_exit(uint64_t token) { (void)token; }
+#endif
+
 /* ---------------------------------------------------------------------------------------------- */
 /* The layout behind the public opaque key types.                                                  */
 

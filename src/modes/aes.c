@@ -21,13 +21,21 @@ const struct vg_aes_key_state *vg_aes_key_state_of(const void *opaque)
     return st;
 }
 
-int vg_aes_expand_key(vg_aes_key *k, const uint8_t *key, size_t key_len)
+static int vg_aes_expand_key_body(vg_aes_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
     if (!vg_aes_key_len_ok(key_len)) return VG_ERR_KEY_LENGTH;
     if (!key) return VG_ERR_ARG;
     vg_aes_key_setup((struct vg_aes_key_state *)(void *)k->opaque, vg_current_impl(), key, key_len, 1);
     return VG_OK;
+}
+
+int vg_aes_expand_key(vg_aes_key *k, const uint8_t *key, size_t key_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_expand_key_body(k, key, key_len);
+    vg_arch_secret_exit(dit);
+    return rc;
 }
 
 void vg_aes_key_wipe(vg_aes_key *k)
@@ -46,21 +54,43 @@ static const struct vg_aes_key_state *block_call_ok(const vg_aes_key *k, const u
     return st;
 }
 
-void vg_aes_ecb_encrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+static void vg_aes_ecb_encrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
     if (st) st->impl->aes_ecb_encrypt(st->sched, in, out, nblocks);
 }
 
-void vg_aes_ecb_decrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+void vg_aes_ecb_encrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    vg_aes_ecb_encrypt_body(k, in, out, nblocks);
+    vg_arch_secret_exit(dit);
+}
+
+static void vg_aes_ecb_decrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
     if (st && st->has_decrypt) st->impl->aes_ecb_decrypt(st->sched, in, out, nblocks);
 }
 
-void vg_aes_ctr32(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_aes_ecb_decrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    vg_aes_ecb_decrypt_body(k, in, out, nblocks);
+    vg_arch_secret_exit(dit);
+}
+
+static void vg_aes_ctr32_body(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                   size_t nblocks)
 {
     const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
     if (st && counter) st->impl->aes_ctr32(st->sched, counter, in, out, nblocks);
+}
+
+void vg_aes_ctr32(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                  size_t nblocks)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    vg_aes_ctr32_body(k, counter, in, out, nblocks);
+    vg_arch_secret_exit(dit);
 }

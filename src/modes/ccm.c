@@ -286,7 +286,7 @@ static void ccm_run(const struct vg_aes_key_state *st, const uint8_t *nonce, siz
     vg_wipe(a0, sizeof a0);
 }
 
-int vg_aes_ccm_init(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len)
+static int vg_aes_ccm_init_body(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
     if (!vg_aes_key_len_ok(key_len)) return VG_ERR_KEY_LENGTH;
@@ -297,7 +297,15 @@ int vg_aes_ccm_init(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len)
     return VG_OK;
 }
 
-int vg_aes_ccm_seal(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
+int vg_aes_ccm_init(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_ccm_init_body(k, key, key_len);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_ccm_seal_body(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
                     const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                     uint8_t *out, uint8_t *tag, size_t tag_len)
 {
@@ -313,7 +321,17 @@ int vg_aes_ccm_seal(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_
     return VG_OK;
 }
 
-int vg_aes_ccm_open(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
+int vg_aes_ccm_seal(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
+                    const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                    uint8_t *out, uint8_t *tag, size_t tag_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_ccm_seal_body(k, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_ccm_open_body(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
                     const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                     const uint8_t *tag, size_t tag_len, uint8_t *out)
 {
@@ -331,6 +349,16 @@ int vg_aes_ccm_open(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_
     vg_wipe(s0, sizeof s0);
     vg_wipe(expected, sizeof expected);
     return rc_auth;
+}
+
+int vg_aes_ccm_open(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
+                    const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                    const uint8_t *tag, size_t tag_len, uint8_t *out)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_ccm_open_body(k, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+    vg_arch_secret_exit(dit);
+    return rc;
 }
 
 void vg_aes_ccm_key_wipe(vg_aes_ccm_key *k)

@@ -13,7 +13,7 @@ struct ctr_stream_state {
 };
 _Static_assert(sizeof(struct ctr_stream_state) <= VG_AES_CTR_STREAM_SIZE, "vg_aes_ctr_stream too small");
 
-int vg_aes_ctr_stream_init(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint8_t counter[16])
+static int vg_aes_ctr_stream_init_body(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint8_t counter[16])
 {
     const struct vg_aes_key_state *key = vg_aes_key_state_of(k ? k->opaque : NULL);
     if (!s || !key || !counter) return VG_ERR_ARG;
@@ -26,7 +26,15 @@ int vg_aes_ctr_stream_init(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint
     return VG_OK;
 }
 
-int vg_aes_ctr_stream_xor(vg_aes_ctr_stream *s, const uint8_t *in, uint8_t *out, size_t len)
+int vg_aes_ctr_stream_init(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint8_t counter[16])
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_ctr_stream_init_body(s, k, counter);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_ctr_stream_xor_body(vg_aes_ctr_stream *s, const uint8_t *in, uint8_t *out, size_t len)
 {
     if (!s) return VG_ERR_ARG;
     struct ctr_stream_state *st = (struct ctr_stream_state *)(void *)s->opaque;
@@ -55,6 +63,14 @@ int vg_aes_ctr_stream_xor(vg_aes_ctr_stream *s, const uint8_t *in, uint8_t *out,
         st->used = (uint32_t)len;
     }
     return VG_OK;
+}
+
+int vg_aes_ctr_stream_xor(vg_aes_ctr_stream *s, const uint8_t *in, uint8_t *out, size_t len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_ctr_stream_xor_body(s, in, out, len);
+    vg_arch_secret_exit(dit);
+    return rc;
 }
 
 void vg_aes_ctr_stream_wipe(vg_aes_ctr_stream *s)

@@ -330,7 +330,7 @@ static void gcm_tag(struct gcm_state *st, uint8_t tag[16])
 /* ---------------------------------------------------------------------------------------------- */
 /* Keys                                                                                            */
 
-int vg_aes_gcm_init(vg_aes_gcm_key *k, const uint8_t *key, size_t key_len)
+static int vg_aes_gcm_init_body(vg_aes_gcm_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
     if (!vg_aes_key_len_ok(key_len)) return VG_ERR_KEY_LENGTH;
@@ -344,6 +344,14 @@ int vg_aes_gcm_init(vg_aes_gcm_key *k, const uint8_t *key, size_t key_len)
     impl->ghash_init(st->hkey, h);
     vg_wipe(h, sizeof h);
     return VG_OK;
+}
+
+int vg_aes_gcm_init(vg_aes_gcm_key *k, const uint8_t *key, size_t key_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_init_body(k, key, key_len);
+    vg_arch_secret_exit(dit);
+    return rc;
 }
 
 void vg_aes_gcm_key_wipe(vg_aes_gcm_key *k)
@@ -368,7 +376,7 @@ static int check_one_shot(const struct vg_aes_gcm_key_state *key, const uint8_t 
     return VG_OK;
 }
 
-int vg_aes_gcm_seal(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
+static int vg_aes_gcm_seal_body(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
                     const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                     uint8_t *out, uint8_t *tag, size_t tag_len)
 {
@@ -389,7 +397,17 @@ int vg_aes_gcm_seal(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_
     return VG_OK;
 }
 
-int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
+int vg_aes_gcm_seal(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
+                    const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                    uint8_t *out, uint8_t *tag, size_t tag_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_seal_body(k, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_gcm_open_body(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
                     const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                     const uint8_t *tag, size_t tag_len, uint8_t *out)
 {
@@ -413,6 +431,16 @@ int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_
     return vg_open_finish(out, len, differ);
 }
 
+int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
+                    const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                    const uint8_t *tag, size_t tag_len, uint8_t *out)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_open_body(k, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Streaming                                                                                       */
 
@@ -425,7 +453,7 @@ static struct gcm_state *stream_of(vg_aes_gcm_stream *s)
     return st;
 }
 
-int vg_aes_gcm_stream_init(vg_aes_gcm_stream *s, const vg_aes_gcm_key *k, const uint8_t *nonce,
+static int vg_aes_gcm_stream_init_body(vg_aes_gcm_stream *s, const vg_aes_gcm_key *k, const uint8_t *nonce,
                            size_t nonce_len)
 {
     const struct vg_aes_gcm_key_state *key = gcm_key_of(k);
@@ -439,7 +467,16 @@ int vg_aes_gcm_stream_init(vg_aes_gcm_stream *s, const vg_aes_gcm_key *k, const 
     return VG_OK;
 }
 
-int vg_aes_gcm_stream_aad(vg_aes_gcm_stream *s, const uint8_t *aad, size_t len)
+int vg_aes_gcm_stream_init(vg_aes_gcm_stream *s, const vg_aes_gcm_key *k, const uint8_t *nonce,
+                           size_t nonce_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_stream_init_body(s, k, nonce, nonce_len);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_gcm_stream_aad_body(vg_aes_gcm_stream *s, const uint8_t *aad, size_t len)
 {
     struct gcm_state *st = stream_of(s);
     if (!st || st->phase != PHASE_AAD) return VG_ERR_ARG;
@@ -447,6 +484,14 @@ int vg_aes_gcm_stream_aad(vg_aes_gcm_stream *s, const uint8_t *aad, size_t len)
     if (len && !aad) return VG_ERR_ARG;
     gcm_aad(st, aad, len);
     return VG_OK;
+}
+
+int vg_aes_gcm_stream_aad(vg_aes_gcm_stream *s, const uint8_t *aad, size_t len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_stream_aad_body(s, aad, len);
+    vg_arch_secret_exit(dit);
+    return rc;
 }
 
 static int stream_data(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out, int decrypt)
@@ -461,17 +506,33 @@ static int stream_data(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint
     return VG_OK;
 }
 
-int vg_aes_gcm_stream_encrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
+static int vg_aes_gcm_stream_encrypt_body(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
 {
     return stream_data(s, in, len, out, 0);
 }
 
-int vg_aes_gcm_stream_decrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
+int vg_aes_gcm_stream_encrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_stream_encrypt_body(s, in, len, out);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_gcm_stream_decrypt_body(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
 {
     return stream_data(s, in, len, out, 1);
 }
 
-int vg_aes_gcm_stream_finish(vg_aes_gcm_stream *s, uint8_t *tag, size_t tag_len)
+int vg_aes_gcm_stream_decrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_stream_decrypt_body(s, in, len, out);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_gcm_stream_finish_body(vg_aes_gcm_stream *s, uint8_t *tag, size_t tag_len)
 {
     struct gcm_state *st = stream_of(s);
     if (!st || st->phase == PHASE_DECRYPT) return VG_ERR_ARG;
@@ -485,7 +546,15 @@ int vg_aes_gcm_stream_finish(vg_aes_gcm_stream *s, uint8_t *tag, size_t tag_len)
     return VG_OK;
 }
 
-int vg_aes_gcm_stream_verify(vg_aes_gcm_stream *s, const uint8_t *tag, size_t tag_len)
+int vg_aes_gcm_stream_finish(vg_aes_gcm_stream *s, uint8_t *tag, size_t tag_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_stream_finish_body(s, tag, tag_len);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_gcm_stream_verify_body(vg_aes_gcm_stream *s, const uint8_t *tag, size_t tag_len)
 {
     struct gcm_state *st = stream_of(s);
     if (!st || st->phase == PHASE_ENCRYPT) return VG_ERR_ARG;
@@ -497,6 +566,14 @@ int vg_aes_gcm_stream_verify(vg_aes_gcm_stream *s, const uint8_t *tag, size_t ta
     vg_wipe(full, sizeof full);
     vg_wipe(s, sizeof *s);
     return vg_open_finish(NULL, 0, differ); /* the code without a branch on differ */
+}
+
+int vg_aes_gcm_stream_verify(vg_aes_gcm_stream *s, const uint8_t *tag, size_t tag_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_stream_verify_body(s, tag, tag_len);
+    vg_arch_secret_exit(dit);
+    return rc;
 }
 
 void vg_aes_gcm_stream_wipe(vg_aes_gcm_stream *s)

@@ -138,7 +138,7 @@ static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state 
     return VG_OK;
 }
 
-int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
+static int vg_aes_gcm_siv_init_body(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
     if (key_len != 16 && key_len != 32) return VG_ERR_KEY_LENGTH;
@@ -149,7 +149,15 @@ int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_le
     return VG_OK;
 }
 
-int vg_aes_gcm_siv_seal(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_siv_init_body(k, key, key_len);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_gcm_siv_seal_body(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                         uint8_t *out, uint8_t *tag, size_t tag_len)
 {
@@ -186,7 +194,17 @@ int vg_aes_gcm_siv_seal(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_
     return VG_OK;
 }
 
-int vg_aes_gcm_siv_open(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+int vg_aes_gcm_siv_seal(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                        uint8_t *out, uint8_t *tag, size_t tag_len)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_siv_seal_body(k, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+static int vg_aes_gcm_siv_open_body(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                         const uint8_t *tag, size_t tag_len, uint8_t *out)
 {
@@ -228,6 +246,16 @@ int vg_aes_gcm_siv_open(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_
     vg_wipe(counter, sizeof counter);
     vg_wipe(expected, sizeof expected);
     return rc_auth;
+}
+
+int vg_aes_gcm_siv_open(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                        const uint8_t *tag, size_t tag_len, uint8_t *out)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_gcm_siv_open_body(k, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+    vg_arch_secret_exit(dit);
+    return rc;
 }
 
 void vg_aes_gcm_siv_key_wipe(vg_aes_gcm_siv_key *k)
