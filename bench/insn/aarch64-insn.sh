@@ -27,7 +27,7 @@ else SSL_LIB=/usr/lib/aarch64-linux-gnu; SSL_INC=/usr/include/aarch64-linux-gnu;
 EXE=$(mktemp "${TMPDIR:-/tmp}"/aarch64-insn.XXXXXX)
 OUT=$(mktemp "${TMPDIR:-/tmp}"/aarch64-insn.XXXXXX.log)
 trap 'rm -f "$EXE" "$OUT"' EXIT
-$CC -O2 -static -o "$EXE" "$HERE/aarch64-insn.c" -I"$ROOT/include" -I"$SSL_INC" \
+$CC -O2 -static -o "$EXE" "$HERE/insn-bench.c" -I"$ROOT/include" -I"$SSL_INC" \
     "$BUILD/libvg.a" -L"$SSL_LIB" -lcrypto -lpthread 2>&1 |
     { grep -v -e "statically linked applications" -e "in function" >&2 || true; }
 VG_IMPL=armv8 "$ROOT/tools/qemu-insn-count/count-insns.sh" -b insn_begin -e insn_end -c "$CPU" \

@@ -22,7 +22,7 @@ CC=${CC_PPC64LE:-powerpc64le-linux-gnu-gcc}
 EXE=$(mktemp "${TMPDIR:-/tmp}"/ppc64le-insn.XXXXXX)
 OUT=$(mktemp "${TMPDIR:-/tmp}"/ppc64le-insn.XXXXXX.log)
 trap 'rm -f "$EXE" "$OUT"' EXIT
-$CC -O2 -static -o "$EXE" "$HERE/ppc64le-insn.c" -I"$ROOT/include" -I/usr/include/powerpc64le-linux-gnu \
+$CC -O2 -static -o "$EXE" "$HERE/insn-bench.c" -I"$ROOT/include" -I/usr/include/powerpc64le-linux-gnu \
     "$BUILD/libvg.a" -L/usr/lib/powerpc64le-linux-gnu -lcrypto -lpthread 2>&1 |
     { grep -v -e "statically linked applications" -e "in function" >&2 || true; }
 for impl in "${IMPLS[@]}"; do
