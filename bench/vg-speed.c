@@ -139,8 +139,8 @@ static void usage(FILE *f)
             "Times every algorithm of vg next to OpenSSL and BearSSL in one process; prints medians.\n"
             "  --sizes LIST   message sizes in bytes, comma-separated (k and M suffixes: x1024);\n"
             "                 default " DEFAULT_SIZES_TEXT "\n"
-            "  --rounds N     rounds per cell, participants alternating in each (default 9)\n"
-            "  --ms N         milliseconds each participant runs per round (default 10)\n"
+            "  --rounds N     rounds per cell, participants alternating in each (default 7)\n"
+            "  --ms N         milliseconds each participant runs per round (default 8)\n"
             "  --quick        smoke run: 3 rounds of 2 ms (a few seconds in all)\n"
             "  --filter LIST  only rows whose name contains one of these comma-separated strings\n"
             "                 (e.g. gcm, ccm-seal, aes256)\n"
@@ -1000,8 +1000,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    opt.rounds = rounds > 0 ? rounds : quick ? 3 : 9;
-    opt.seconds_per_round = (ms > 0 ? ms : quick ? 2 : 10) * 1e-3;
+    opt.rounds = rounds > 0 ? rounds : quick ? 3 : 7;
+    opt.seconds_per_round = (ms > 0 ? ms : quick ? 2 : 8) * 1e-3;
     if (choose_impls(impl_arg) != 0) return 2;
 
     if (list) {
