@@ -168,8 +168,9 @@ VG_API void vg_aes_gcm_key_wipe(vg_aes_gcm_key *k);
  * Streaming GCM: stream_init, then AAD (any number of calls, any lengths), then data (any number of
  * calls, any lengths, all encrypt or all decrypt), then finish (sealing side) or verify (opening side).
  * A call out of this order returns VG_ERR_ARG and changes nothing. The stream keeps a pointer to the
- * key, which must stay valid until finish/verify. finish and verify wipe the stream, successful or
- * not (a later call gets VG_ERR_ARG); vg_aes_gcm_stream_wipe abandons a stream.
+ * key, which must stay valid until finish/verify. finish and verify wipe the stream once they have
+ * run (VG_OK, or VG_ERR_AUTH for verify; a later call gets VG_ERR_ARG); an argument error such as a bad
+ * tag length leaves it as it was. vg_aes_gcm_stream_wipe abandons a stream.
  *
  * !!! vg_aes_gcm_stream_decrypt RELEASES UNAUTHENTICATED PLAINTEXT. The bytes it writes are not known
  * !!! to be genuine until vg_aes_gcm_stream_verify returns VG_OK, and verify cannot take them back.
