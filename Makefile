@@ -4,7 +4,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 install clean
+.PHONY: all speed deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz install clean
 
 all:
 	cmake -S . -B build
@@ -21,7 +21,7 @@ deps:
 # Every test: native (vectors, differential, bad input, threads, exports, install, valgrind constant
 # time), the same built with clang under ASan+UBSan, the MemorySanitizer constant-time check (the only
 # one that can run VAES/AVX-512 code), and the portable suite on big-endian s390x under qemu.
-check: test-native test-asan test-msan test-s390x test-ppc64le test-aarch64
+check: test-native test-asan test-msan test-s390x test-ppc64le test-aarch64 fuzz-smoke
 	@echo "check: all test builds passed"
 test: check
 
@@ -73,6 +73,16 @@ test-aarch64:
 insn-aarch64: test-aarch64
 	bench/insn/aarch64-insn.sh build-aarch64 max
 
+# libFuzzer (clang, ASan + UBSan) differential targets: a 10-second smoke run each in check, long runs
+# with `make fuzz` (FUZZ_SECONDS per target, corpus kept in FUZZ_WORK). See docs/fuzzing.md.
+fuzz-build:
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_FUZZ=ON -DBUILD_TESTING=OFF -DVG_BUILD_BENCH=OFF
+	cmake --build build-fuzz -j$(JOBS)
+fuzz-smoke: fuzz-build
+	fuzz/smoke.sh build-fuzz 10
+fuzz: fuzz-build
+	FUZZ_WORK=$${FUZZ_WORK:-$$HOME/vg-fuzz} fuzz/smoke.sh build-fuzz $${FUZZ_SECONDS:-3600}
+
 test-s390x:
 	cmake -S . -B build-s390x -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-s390x.cmake -DVG_BUILD_BENCH=OFF
 	cmake --build build-s390x -j$(JOBS)
@@ -84,4 +94,4 @@ install:
 	cmake --install build
 
 clean:
-	rm -rf build build-asan build-msan build-s390x build-ppc64le* build-aarch64*
+	rm -rf build build-asan build-msan build-s390x build-ppc64le* build-aarch64* build-fuzz
