@@ -17,6 +17,19 @@
 #include "fuzz_common.h"
 #include "spec.h"
 
+/* seal and open with the key as const void *, for fz_check_aead. */
+static int ccm_seal(const void *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                   const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, size_t tag_len)
+{
+    return vg_aes_ccm_seal((const vg_aes_ccm_key *)k, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+}
+static int ccm_open(const void *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                   const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len, uint8_t *out)
+{
+    return vg_aes_ccm_open((const vg_aes_ccm_key *)k, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+}
+static const fz_aead ccm_aead = {"CCM", ccm_seal, ccm_open};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int tag_ok(size_t t) { return t >= 4 && t <= 16 && (t & 1) == 0; }
@@ -89,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_in in = {data, size};
     static vg_aes_ccm_key k;
     static uint8_t want[FZ_MAX_MSG], got[FZ_MAX_MSG], pt[FZ_MAX_MSG], mct[FZ_MAX_MSG], aadm[FZ_MAX_AAD];
-    uint8_t key[32], nonce[13], noncem[13], want_tag[16], tag[16], tagm[16];
+    uint8_t key[32], nonce[13], noncem[13], want_tag[16], tagm[16];
 
     uint8_t kb = fz_byte(&in);
     size_t key_len = fz_aes_key_lens[kb % 3];
@@ -133,40 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc = vg_aes_ccm_init(&k, key, key_len);
         FZ_CHECK(rc == VG_OK, "vg_aes_ccm_init = %d", rc);
 
-        memset(tag, FZ_SENTINEL, sizeof tag);
-        rc = vg_aes_ccm_seal(&k, nonce, nonce_len, aad, aad_len, msg, len, got, tag, tag_len);
-        FZ_CHECK(rc == VG_OK, "seal = %d", rc);
-        FZ_EQ(got, want, len, "CCM ciphertext");
-        FZ_EQ(tag, want_tag, tag_len, "CCM tag");
-        FZ_CHECK(fz_all(tag + tag_len, 16 - tag_len, FZ_SENTINEL), "seal wrote past tag_len");
-        memcpy(pt, msg, len);
-        rc = vg_aes_ccm_seal(&k, nonce, nonce_len, aad, aad_len, pt, len, pt, tag, tag_len);
-        FZ_CHECK(rc == VG_OK, "seal in place = %d", rc);
-        FZ_EQ(pt, want, len, "CCM ciphertext in place");
-        FZ_EQ(tag, want_tag, tag_len, "CCM tag in place");
-
-        memset(pt, FZ_SENTINEL, sizeof pt);
-        rc = vg_aes_ccm_open(&k, nonce, nonce_len, aad, aad_len, want, len, want_tag, tag_len, pt);
-        FZ_CHECK(rc == VG_OK, "open of sealed output = %d", rc);
-        FZ_EQ(pt, msg, len, "CCM open plaintext");
-        memcpy(got, want, len);
-        rc = vg_aes_ccm_open(&k, nonce, nonce_len, aad, aad_len, got, len, want_tag, tag_len, got);
-        FZ_CHECK(rc == VG_OK, "open in place = %d", rc);
-        FZ_EQ(got, msg, len, "CCM open plaintext in place");
-
-        memset(got, FZ_SENTINEL, sizeof got);
-        rc = vg_aes_ccm_open(&k, noncem, nonce_len, aadm, aad_len, mct, len, tagm, tag_len, got);
-        if (forged_ok) {
-            FZ_CHECK(rc == VG_OK, "open of a forgery the spec accepts = %d", rc);
-        } else {
-            FZ_CHECK(rc == VG_ERR_AUTH, "open of a forgery (mutated %u) = %d, want VG_ERR_AUTH", what, rc);
-            FZ_CHECK(fz_all(got, len, 0), "failed open did not zero the output");
-            FZ_CHECK(fz_all(got + len, sizeof got - len, FZ_SENTINEL), "failed open wrote past len");
-        }
-        memcpy(got, mct, len);
-        rc = vg_aes_ccm_open(&k, noncem, nonce_len, aadm, aad_len, got, len, tagm, tag_len, got);
-        FZ_CHECK(forged_ok ? rc == VG_OK : (rc == VG_ERR_AUTH && fz_all(got, len, 0)),
-                 "in-place open of a forgery = %d or output not zeroed", rc);
+        const fz_aead_case c = {nonce, aad, msg, want, want_tag, nonce_len, aad_len, len, tag_len,
+                                noncem, aadm, mct, tagm, forged_ok, what};
+        fz_check_aead(&ccm_aead, &k, &c, got, pt);
 
         if (kb & 0x80)
             check_bad_lengths(&k, nonce, nonce_len, tag_len, aad, aad_len, msg, len, bad_nonce, bt % 32,

@@ -136,4 +136,75 @@ static const size_t fz_aes_key_lens[3] = {16, 24, 32};
 #define FZ_MAX_MSG 1100
 #define FZ_MAX_AAD 300
 
+/*
+ * The one-shot checks the three AEAD targets share. Their seal and open take the same arguments in the
+ * same order, up to the key's type, so each target passes two thin wrappers taking the key as
+ * const void *. A case is a message the spec sealed (want, want_tag) and one single-byte forgery of it
+ * (noncem, aadm, mct, tagm) that the spec accepts exactly when forged_ok. got and pt hold FZ_MAX_MSG.
+ */
+typedef int (*fz_seal_fn)(const void *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                          size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                          size_t tag_len);
+typedef int (*fz_open_fn)(const void *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                          size_t aad_len, const uint8_t *in, size_t len, const uint8_t *tag,
+                          size_t tag_len, uint8_t *out);
+typedef struct {
+    const char *name; /* "GCM", "GCM-SIV", "CCM": for the messages */
+    fz_seal_fn seal;
+    fz_open_fn open;
+} fz_aead;
+typedef struct {
+    const uint8_t *nonce, *aad, *msg, *want, *want_tag;
+    size_t nonce_len, aad_len, len, tag_len;
+    const uint8_t *noncem, *aadm, *mct, *tagm;
+    int forged_ok;
+    unsigned what; /* which input the forgery changed: 0 ct, 1 tag, 2 nonce, 3 AAD */
+} fz_aead_case;
+
+static inline void fz_check_aead(const fz_aead *a, const void *k, const fz_aead_case *c, uint8_t *got,
+                                 uint8_t *pt)
+{
+    uint8_t tag[16];
+    size_t len = c->len, tag_len = c->tag_len;
+    /* Seal, separate buffers then in place: the spec's bytes, nothing written past tag_len. */
+    memset(tag, FZ_SENTINEL, sizeof tag);
+    int rc = a->seal(k, c->nonce, c->nonce_len, c->aad, c->aad_len, c->msg, len, got, tag, tag_len);
+    FZ_CHECK(rc == VG_OK, "%s seal = %d", a->name, rc);
+    FZ_CHECK(memcmp(got, c->want, len) == 0, "%s ciphertext differs", a->name);
+    FZ_CHECK(memcmp(tag, c->want_tag, tag_len) == 0, "%s tag differs", a->name);
+    FZ_CHECK(fz_all(tag + tag_len, 16 - tag_len, FZ_SENTINEL), "%s seal wrote past tag_len", a->name);
+    memcpy(pt, c->msg, len);
+    rc = a->seal(k, c->nonce, c->nonce_len, c->aad, c->aad_len, pt, len, pt, tag, tag_len);
+    FZ_CHECK(rc == VG_OK, "%s seal in place = %d", a->name, rc);
+    FZ_CHECK(memcmp(pt, c->want, len) == 0, "%s ciphertext in place differs", a->name);
+    FZ_CHECK(memcmp(tag, c->want_tag, tag_len) == 0, "%s tag in place differs", a->name);
+
+    /* Open of the sealed output, separate then in place. */
+    memset(pt, FZ_SENTINEL, FZ_MAX_MSG);
+    rc = a->open(k, c->nonce, c->nonce_len, c->aad, c->aad_len, c->want, len, c->want_tag, tag_len, pt);
+    FZ_CHECK(rc == VG_OK, "%s open of sealed output = %d", a->name, rc);
+    FZ_CHECK(memcmp(pt, c->msg, len) == 0, "%s open plaintext differs", a->name);
+    memcpy(got, c->want, len);
+    rc = a->open(k, c->nonce, c->nonce_len, c->aad, c->aad_len, got, len, c->want_tag, tag_len, got);
+    FZ_CHECK(rc == VG_OK, "%s open in place = %d", a->name, rc);
+    FZ_CHECK(memcmp(got, c->msg, len) == 0, "%s open plaintext in place differs", a->name);
+
+    /* Open of the forgery: VG_ERR_AUTH and all len bytes of out zeroed, nothing past them; then the
+       same forgery in place, where the buffer holding the ciphertext is zeroed. */
+    memset(got, FZ_SENTINEL, FZ_MAX_MSG);
+    rc = a->open(k, c->noncem, c->nonce_len, c->aadm, c->aad_len, c->mct, len, c->tagm, tag_len, got);
+    if (c->forged_ok) {
+        FZ_CHECK(rc == VG_OK, "%s open of a forgery the spec accepts = %d", a->name, rc);
+    } else {
+        FZ_CHECK(rc == VG_ERR_AUTH, "%s open of a forgery (mutated %u) = %d, want VG_ERR_AUTH", a->name,
+                 c->what, rc);
+        FZ_CHECK(fz_all(got, len, 0), "%s failed open did not zero the output", a->name);
+        FZ_CHECK(fz_all(got + len, FZ_MAX_MSG - len, FZ_SENTINEL), "%s failed open wrote past len", a->name);
+    }
+    memcpy(got, c->mct, len);
+    rc = a->open(k, c->noncem, c->nonce_len, c->aadm, c->aad_len, got, len, c->tagm, tag_len, got);
+    FZ_CHECK(c->forged_ok ? rc == VG_OK : (rc == VG_ERR_AUTH && fz_all(got, len, 0)),
+             "%s in-place open of a forgery = %d or output not zeroed", a->name, rc);
+}
+
 #endif

@@ -19,6 +19,19 @@
 #include "fuzz_common.h"
 #include "spec.h"
 
+/* seal and open with the key as const void *, for fz_check_aead. */
+static int gcm_seal(const void *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                   const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, size_t tag_len)
+{
+    return vg_aes_gcm_seal((const vg_aes_gcm_key *)k, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+}
+static int gcm_open(const void *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                   const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len, uint8_t *out)
+{
+    return vg_aes_gcm_open((const vg_aes_gcm_key *)k, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+}
+static const fz_aead gcm_aead = {"GCM", gcm_seal, gcm_open};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const size_t tag_lens[7] = {16, 15, 14, 13, 12, 8, 4};
@@ -128,39 +141,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc = vg_aes_gcm_init(&k, key, key_len);
         FZ_CHECK(rc == VG_OK, "vg_aes_gcm_init = %d", rc);
 
-        /* One-shot seal, separate buffers then in place. */
-        memset(tag, FZ_SENTINEL, sizeof tag);
-        rc = vg_aes_gcm_seal(&k, nonce, nonce_len, aad, aad_len, msg, len, got, tag, tag_len);
-        FZ_CHECK(rc == VG_OK, "seal = %d", rc);
-        FZ_EQ(got, want, len, "GCM ciphertext");
-        FZ_EQ(tag, want_tag, tag_len, "GCM tag");
-        FZ_CHECK(fz_all(tag + tag_len, 16 - tag_len, FZ_SENTINEL), "seal wrote past tag_len");
-        memcpy(pt, msg, len);
-        rc = vg_aes_gcm_seal(&k, nonce, nonce_len, aad, aad_len, pt, len, pt, tag, tag_len);
-        FZ_CHECK(rc == VG_OK, "seal in place = %d", rc);
-        FZ_EQ(pt, want, len, "GCM ciphertext in place");
-        FZ_EQ(tag, want_tag, tag_len, "GCM tag in place");
-
-        /* Open of the sealed output, separate then in place. */
-        memset(pt, FZ_SENTINEL, sizeof pt);
-        rc = vg_aes_gcm_open(&k, nonce, nonce_len, aad, aad_len, want, len, want_tag, tag_len, pt);
-        FZ_CHECK(rc == VG_OK, "open of sealed output = %d", rc);
-        FZ_EQ(pt, msg, len, "GCM open plaintext");
-        memcpy(got, want, len);
-        rc = vg_aes_gcm_open(&k, nonce, nonce_len, aad, aad_len, got, len, want_tag, tag_len, got);
-        FZ_CHECK(rc == VG_OK, "open in place = %d", rc);
-        FZ_EQ(got, msg, len, "GCM open plaintext in place");
-
-        /* Open of the forgery: VG_ERR_AUTH and all len bytes of out zeroed. */
-        memset(got, FZ_SENTINEL, sizeof got);
-        rc = vg_aes_gcm_open(&k, noncem, nonce_len, aadm, aad_len, mct, len, tagm, tag_len, got);
-        if (forged_ok) {
-            FZ_CHECK(rc == VG_OK, "open of a forgery the spec accepts = %d", rc);
-        } else {
-            FZ_CHECK(rc == VG_ERR_AUTH, "open of a forgery (mutated %u) = %d, want VG_ERR_AUTH", what, rc);
-            FZ_CHECK(fz_all(got, len, 0), "failed open did not zero the output");
-            FZ_CHECK(fz_all(got + len, sizeof got - len, FZ_SENTINEL), "failed open wrote past len");
-        }
+        const fz_aead_case c = {nonce, aad, msg, want, want_tag, nonce_len, aad_len, len, tag_len,
+                                noncem, aadm, mct, tagm, forged_ok, what};
+        fz_check_aead(&gcm_aead, &k, &c, got, pt);
 
         /* Streaming seal with input-chosen AAD and data splits equals the one-shot. */
         vg_aes_gcm_stream st;
