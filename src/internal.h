@@ -79,6 +79,20 @@ struct vg_impl {
                               const uint8_t *in, uint8_t *out, size_t nblocks);
     size_t (*ccm_open_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks);
+
+    /* Optional whole-message GCM for short messages: a 12-byte nonce, len <= gcm_short_max and
+       aad_len <= gcm_short_max_aad (both public; the mode checks them, the kernel may rely on them).
+       The mode's general path (state, staging buffer, several kernel calls) costs more than the AES
+       and GHASH of a 64-byte message; these do the whole message in one call, in registers.
+       seal: out = the ciphertext of in, tag = the full 16-byte tag.
+       open: out = the plaintext of the ciphertext in (GHASH reads each block before out is written,
+       so in == out is safe), tag = the full 16-byte tag the ciphertext should have; the mode compares
+       it in constant time and zeroes out on a mismatch. Neither kernel sees the caller's tag. */
+    void (*gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
+    void (*gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
+    size_t gcm_short_max, gcm_short_max_aad;
 };
 
 /* Every implementation compiled into this build, best first (NULL-terminated). */

@@ -26,6 +26,8 @@
  *   So a one-shot seal or open of up to 14 blocks with a 12-byte nonce costs one ctr32 call and one
  *   or two ghash_update calls (two when the AAD has a whole block). Longer data goes straight from the
  *   caller's buffers in chunks (through gcm_seal_blocks / gcm_open_blocks when the impl has them).
+ *   A hardware impl may do better still: its gcm_seal_short / gcm_open_short take a whole short
+ *   one-shot message with a 12-byte nonce in one call (short_path), and none of the above runs.
  *
  * Opening: GHASH reads the ciphertext before ctr32 overwrites it, chunk by chunk, so in == out is
  * safe; the tag is compared with vg_ct_differ after all the data is decrypted, and vg_open_finish
@@ -376,6 +378,13 @@ static int check_one_shot(const struct vg_aes_gcm_key_state *key, const uint8_t 
     return VG_OK;
 }
 
+/* Whether a one-shot call goes to the impl's whole-message kernel (all public lengths). */
+static int short_path(const struct vg_impl *impl, size_t nonce_len, size_t aad_len, size_t len)
+{
+    return impl->gcm_seal_short && nonce_len == 12 && len <= impl->gcm_short_max &&
+           aad_len <= impl->gcm_short_max_aad;
+}
+
 static int vg_aes_gcm_seal_body(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
                     const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                     uint8_t *out, uint8_t *tag, size_t tag_len)
@@ -384,8 +393,16 @@ static int vg_aes_gcm_seal_body(const vg_aes_gcm_key *k, const uint8_t *nonce, s
     int err = check_one_shot(key, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
     if (err) return err;
 
-    struct gcm_state st;
     uint8_t full[16];
+    const struct vg_impl *impl = key->aes.impl;
+    if (short_path(impl, nonce_len, aad_len, len)) {
+        impl->gcm_seal_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
+        memcpy(tag, full, tag_len);
+        vg_wipe(full, sizeof full);
+        return VG_OK;
+    }
+
+    struct gcm_state st;
     memset(&st, 0, sizeof st);
     gcm_start(&st, key, nonce, nonce_len);
     gcm_aad(&st, aad, aad_len);
@@ -415,9 +432,18 @@ static int vg_aes_gcm_open_body(const vg_aes_gcm_key *k, const uint8_t *nonce, s
     int err = check_one_shot(key, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
     if (err) return err;
 
-    struct gcm_state st;
     uint8_t full[16], expected[16];
     memcpy(expected, tag, tag_len); /* the caller's tag may sit in out */
+    const struct vg_impl *impl = key->aes.impl;
+    if (short_path(impl, nonce_len, aad_len, len)) {
+        impl->gcm_open_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
+        int differ = vg_ct_differ(full, expected, tag_len);
+        vg_wipe(full, sizeof full);
+        vg_wipe(expected, sizeof expected);
+        return vg_open_finish(out, len, differ);
+    }
+
+    struct gcm_state st;
     memset(&st, 0, sizeof st);
     gcm_start(&st, key, nonce, nonce_len);
     gcm_aad(&st, aad, aad_len);
