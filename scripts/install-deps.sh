@@ -10,6 +10,7 @@ pkgs=(
   qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross  # big-endian run of the portable suite
   gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross   # the power8/power9 suite under qemu-ppc64le
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross         # the armv8 suite under qemu-aarch64
+  frama-c-base why3 z3 cvc4                  # Frama-C Eva (run-time errors) and WP (contracts) proofs
 )
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
