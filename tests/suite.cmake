@@ -6,8 +6,10 @@ foreach(t aes ctr_stream aead gcm_stream)
   vg_add_test_program(test_${t} test_${t}.c)
   vg_add_impl_test(NAME ${t} TARGET test_${t})
 endforeach()
-# test_aes checks white-box which implementation a key recorded (struct vg_aes_key_state).
+# test_aes checks white-box which implementation a key recorded (struct vg_aes_key_state); test_aead
+# reads that implementation's short one-shot GCM limits (struct vg_impl) to test both sides of them.
 target_include_directories(test_aes PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_include_directories(test_aead PRIVATE ${PROJECT_SOURCE_DIR}/src)
 
 find_package(Threads REQUIRED)
 vg_add_test_program(test_threads test_threads.c)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "internal.h" /* white-box: the short one-shot GCM limits of the implementation under test */
 #include "spec.h"
 
 #define GUARD 32
@@ -443,6 +444,63 @@ static void test_forgery(const struct aead *m)
     test_tag_length_mismatch(m);
 }
 
+/* --- GCM's whole-message kernels ------------------------------------------------------------------- */
+
+/* An implementation with gcm_seal_short / gcm_open_short takes every one-shot call with a 12-byte nonce,
+   len <= gcm_short_max and aad_len <= gcm_short_max_aad; the mode's general path takes the rest. So
+   lengths on both sides of both limits, every length up to 80 bytes, and the kernels' own edges (the
+   point where AAD + data + length block stop fitting one GHASH sum of 8, 16 or 32 blocks, and the
+   whole groups of 8, 16 and 32 blocks their fused loop takes), each with AAD lengths around the AAD
+   limit and around block edges. Implementations without the kernels run the same lengths harmlessly. */
+static void test_gcm_short(const struct aead *m)
+{
+    if (strcmp(m->name, "gcm") != 0) return;
+    uint8_t key[16] = {1};
+    any_key k;
+    CHECK(m->init(&k, key, 16) == VG_OK, "gcm init");
+    const struct vg_impl *impl = ((const struct vg_aes_key_state *)(const void *)k.gcm.opaque)->impl;
+    size_t max = impl->gcm_seal_short ? impl->gcm_short_max : 0, max_aad = impl->gcm_seal_short ? impl->gcm_short_max_aad : 0;
+    m->wipe(&k);
+    printf("gcm short kernels: %s (len <= %zu, aad_len <= %zu)\n", impl->gcm_seal_short ? "yes" : "none", max, max_aad);
+
+    size_t lens[256], n = 0;
+    for (size_t len = 0; len <= 80; len++) lens[n++] = len;
+    static const size_t groups[] = {8, 16, 32, 64};
+    for (size_t g = 0; g < 4; g++)
+        for (size_t d = 0; d < 5; d++) {
+            size_t b = 16 * groups[g] - 32 + 16 * d; /* group edges with 0..2 AAD blocks before them */
+            lens[n++] = b - 1;
+            lens[n++] = b;
+            lens[n++] = b + 1;
+        }
+    lens[n++] = 1350;
+    if (max) {
+        static const size_t around[] = {17, 16, 15, 1, 0};
+        for (size_t i = 0; i < 5; i++) lens[n++] = max - around[i];
+        lens[n++] = max + 1;
+        lens[n++] = max + 16;
+    }
+    size_t aads[] = {0, 1, 12, 15, 16, 17, 31, 32, 33, 48, 64, 100, max_aad ? max_aad - 1 : 2,
+                     max_aad, max_aad + 1, max_aad + 17};
+    const size_t n_aads = sizeof aads / sizeof aads[0];
+    int quick = vgt_quick();
+    for (size_t i = 0; i < n; i++) {
+        size_t per_len = quick ? 2 : (lens[i] <= 80 ? 3 : 6);
+        for (size_t j = 0; j < per_len; j++) {
+            size_t r = i * 7 + j * 5;
+            unsigned flags = (r % 3 == 0 ? F_INPLACE : 0) | (r % 2 ? F_UNALIGNED : 0) | (r % 5 == 0 ? F_NULL_EMPTY : 0);
+            diff_one(m, m->key_lens[r % m->n_key_lens], 12, aads[r % n_aads], lens[i], m->tag_lens[r % 3 == 1 ? 0 : (r % m->n_tag_lens)],
+                     flags);
+        }
+    }
+    /* forgeries on the kernels' path: at both limits, and with a whole group before the rest */
+    if (max) {
+        forge_one(m, 16, 12, max_aad, max, 16, quick ? 4 : 24);
+        forge_one(m, 32, 12, 13, 1350, 16, quick ? 4 : 24);
+        forge_one(m, 24, 12, 3, 64, 16, quick ? 4 : 0);
+    }
+}
+
 /* --- bad input ------------------------------------------------------------------------------------- */
 
 static const size_t bad_key_lens[] = {0, 1, 8, 15, 17, 20, 23, 24, 25, 31, 33, 48, 64, SIZE_MAX};
@@ -731,6 +789,7 @@ int main(int argc, char **argv)
         test_limits(m);
         test_differential(m);
         test_forgery(m);
+        test_gcm_short(m);
         test_key_keeps_impl(m);
         printf("%s: %zu differential cases, %s\n", m->name, g_cases, vgt_failures() == before ? "ok" : "FAILED");
         g_cases = 0;

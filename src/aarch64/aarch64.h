@@ -56,6 +56,12 @@ size_t armv8_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter
 size_t armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 
+/* Whole short GCM messages (gcm_seal_short / gcm_open_short): the table announces gcm_short_max =
+   16 * ARMV8_SHORT_MAX_BLOCKS bytes of data and gcm_short_max_aad = 16 * ARMV8_SHORT_MAX_AAD_BLOCKS
+   bytes of AAD (their sum + 1 blocks are hashed with the 16 H powers of a GHASH key, armv8.h). */
+#define ARMV8_SHORT_MAX_BLOCKS 12
+#define ARMV8_SHORT_MAX_AAD_BLOCKS 3
+
 /* The kernels built twice (armv8_kernels.inc): _base with EOR, _sha3 with EOR3. */
 #define ARMV8_DECLARE_VARIANT(suffix)                                                                  \
     void armv8_aes_ctr32_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,           \
@@ -71,7 +77,13 @@ size_t armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter
                                           size_t nblocks) VG_INTERNAL;                                 \
     size_t armv8_gcm_open_blocks_##suffix(const void *sched, const void *hkey, uint8_t counter[16],    \
                                           uint8_t acc[16], const uint8_t *in, uint8_t *out,            \
-                                          size_t nblocks) VG_INTERNAL;
+                                          size_t nblocks) VG_INTERNAL;                                 \
+    void armv8_gcm_seal_short_##suffix(const void *sched, const void *hkey, const uint8_t nonce[12],   \
+                                       const uint8_t *aad, size_t aad_len, const uint8_t *in,          \
+                                       uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;         \
+    void armv8_gcm_open_short_##suffix(const void *sched, const void *hkey, const uint8_t nonce[12],   \
+                                       const uint8_t *aad, size_t aad_len, const uint8_t *in,          \
+                                       uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 ARMV8_DECLARE_VARIANT(base)
 ARMV8_DECLARE_VARIANT(sha3)
 

@@ -84,13 +84,18 @@ _Static_assert(sizeof(struct armv8_sched) <= VG_SCHED_SIZE, "armv8_sched too big
    128-bit polynomial (byte lane i holds coefficients 8i..8i+7, bit j of the byte = x^(8i+j)), which
    is PMULL's own bit order; h[k-1][1] = H_k with its two 64-bit halves exchanged, so that PMULL
    (low lanes) and PMULL2 (high lanes) against it give the cross products x0 h1 and x1 h0.
-   Interleaved so that one four-register LD1 brings the keys of two blocks. */
+   Interleaved so that one four-register LD1 brings the keys of two blocks.
+   The bulk loops use H_1..H_8 (ARMV8_HPOWERS). A GHASH key also holds H_9..H_16
+   (ARMV8_GHASH_POWERS): the whole-message kernels for short GCM messages hash up to 16 blocks
+   (AAD, ciphertext, lengths) with one reduction. A POLYVAL key (GCM-SIV makes one per message) stops
+   at H_8. */
 #define ARMV8_HPOWERS 8
+#define ARMV8_GHASH_POWERS 16
 struct armv8_hkey {
-    unsigned char h[ARMV8_HPOWERS][2][16];
+    unsigned char h[ARMV8_GHASH_POWERS][2][16];
 };
 _Static_assert(offsetof(struct armv8_hkey, h) == 0, "armv8_hkey layout");
-_Static_assert(sizeof(struct armv8_hkey) == 256, "armv8_hkey layout");
+_Static_assert(sizeof(struct armv8_hkey) == 512, "armv8_hkey layout");
 _Static_assert(sizeof(struct armv8_hkey) <= VG_HKEY_SIZE, "armv8_hkey too big for VG_HKEY_SIZE");
 
 
@@ -131,12 +136,28 @@ VG_ARMV8_INLINE void armv8_load_keys(struct armv8_round_keys *rk, const unsigned
 /* Rounds 0..rounds-1 of n blocks side by side, WITHOUT the final AddRoundKey k_rounds (the caller
    folds it into its next XOR). The round loop is outermost so the n independent AESE/AESMC pairs of
    a round issue back to back (AESE+AESMC: ~2-3 cycles latency, 1-2 per cycle: 8 in flight). */
+/* One round, AESE then AESMC, and the last round's AESE alone. Written as asm because AESE's XOR
+   is commutative and gcc 12 feels free to swap the intrinsic's operands: it then runs AESE on the
+   round key's register, and spends a MOV per block and round keeping a copy of the key (and
+   another to put the state back). The asm pins the state as the destination. Not volatile: gcc
+   still schedules them, and the pair stays adjacent for the cores that fuse it. */
+VG_ARMV8_INLINE uint8x16_t armv8_aes_round(uint8x16_t b, uint8x16_t k)
+{
+    __asm__("aese %0.16b, %1.16b\n\taesmc %0.16b, %0.16b" : "+w"(b) : "w"(k));
+    return b;
+}
+VG_ARMV8_INLINE uint8x16_t armv8_aes_last(uint8x16_t b, uint8x16_t k)
+{
+    __asm__("aese %0.16b, %1.16b" : "+w"(b) : "w"(k));
+    return b;
+}
+
 VG_ARMV8_INLINE void armv8_encrypt_n_open(const struct armv8_round_keys *rk, uint8x16_t *b, int n,
                                           unsigned rounds)
 {
     for (unsigned r = 0; r + 1 < rounds; r++)
-        for (int i = 0; i < n; i++) b[i] = vaesmcq_u8(vaeseq_u8(b[i], rk->k[r]));
-    for (int i = 0; i < n; i++) b[i] = vaeseq_u8(b[i], rk->k[rounds - 1]);
+        for (int i = 0; i < n; i++) b[i] = armv8_aes_round(b[i], rk->k[r]);
+    for (int i = 0; i < n; i++) b[i] = armv8_aes_last(b[i], rk->k[rounds - 1]);
 }
 
 /* The same with AESD/AESIMC and the Equivalent Inverse Cipher's keys. */
@@ -174,6 +195,52 @@ static inline VG_ARMV8_TARGET uint8x16_t armv8_pmull_hi(uint8x16_t a, uint8x16_t
     /* a.hi64 * b.hi64 (PMULL2) */
     return vreinterpretq_u8_p128(vmull_high_p64(vreinterpretq_p64_u8(a), vreinterpretq_p64_u8(b)));
 }
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Whole short GCM messages (armv8_kernels.inc, gcm_seal_short / gcm_open_short)                    */
+
+/* The limits the table announces (ARMV8_SHORT_MAX_BLOCKS, aarch64.h): AAD blocks + data blocks + the
+   length block must not exceed the H powers a GHASH key holds, since they are hashed with one
+   reduction. */
+_Static_assert(ARMV8_SHORT_MAX_BLOCKS + ARMV8_SHORT_MAX_AAD_BLOCKS + 1 <= ARMV8_GHASH_POWERS,
+               "a short GCM message must fit the GHASH key's powers");
+
+/* The r (1..15) bytes at p as a block, zero-padded. The caller's buffer may end at p + r, so no
+   16-byte load can be used: pieces of 8, 4, 2 and 1 bytes (branches on the public length) gather
+   it in a stack block, which is cleared again before return. */
+VG_ARMV8_INLINE uint8x16_t armv8_load_partial(const uint8_t *p, size_t r)
+{
+    uint8_t b[16] = {0};
+    size_t o = 0;
+    if (r & 8) { memcpy(b, p, 8); o = 8; }
+    if (r & 4) { memcpy(b + o, p + o, 4); o += 4; }
+    if (r & 2) { memcpy(b + o, p + o, 2); o += 2; }
+    if (r & 1) b[o] = p[o];
+    uint8x16_t v = vld1q_u8(b);
+    memset(b, 0, sizeof b);
+    __asm__ volatile("" : : "r"(b) : "memory"); /* the clearing stores are kept */
+    return v;
+}
+
+/* The first r (1..15) bytes of v to p, the same way. */
+VG_ARMV8_INLINE void armv8_store_partial(uint8_t *p, uint8x16_t v, size_t r)
+{
+    uint8_t b[16];
+    size_t o = 0;
+    vst1q_u8(b, v);
+    if (r & 8) { memcpy(p, b, 8); o = 8; }
+    if (r & 4) { memcpy(p + o, b + o, 4); o += 4; }
+    if (r & 2) { memcpy(p + o, b + o, 2); o += 2; }
+    if (r & 1) p[o] = b[o];
+    memset(b, 0, sizeof b);
+    __asm__ volatile("" : : "r"(b) : "memory");
+}
+
+/* 16 bytes 0xff then 16 bytes 0: the 16 bytes at armv8_mask_table + 16 - r keep the first r bytes of
+   a block (r = 1..16) and clear the rest. */
+static const uint8_t armv8_mask_table[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
 
 /* Byte reversal of a whole block: GCM's bit order <-> POLYVAL's (aesni_ghash.c section 2). */
 static const uint8_t armv8_reverse_idx[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};

@@ -1,7 +1,7 @@
 /*
- * armv8_ghash.c — the GHASH and POLYVAL keys: H_1..H_8 and their half-swapped forms (struct
- * armv8_hkey), computed once per key with PMULL. The updates are in armv8_kernels.inc, whose header
- * derives the product and the reduction used here.
+ * armv8_ghash.c — the GHASH and POLYVAL keys: H_1..H_16 (GHASH) or H_1..H_8 (POLYVAL) and their
+ * half-swapped forms (struct armv8_hkey), computed once per key with PMULL. The updates are in
+ * armv8_kernels.inc, whose header derives the product and the reduction used here.
  *
  * CPU features: FEAT_PMULL (VG_ARMV8_TARGET).
  */
@@ -32,10 +32,10 @@ VG_ARMV8_INLINE uint8x16_t mul_x(uint8x16_t h)
     return vreinterpretq_u8_u64(veorq_u64(shifted, vandq_u64(mask, vld1q_u64(x128))));
 }
 
-VG_ARMV8_INLINE void store_powers(struct armv8_hkey *hk, uint8x16_t h)
+VG_ARMV8_INLINE void store_powers(struct armv8_hkey *hk, uint8x16_t h, int npowers)
 {
     uint8x16_t p = h;
-    for (int k = 1; k <= ARMV8_HPOWERS; k++) {
+    for (int k = 1; k <= npowers; k++) {
         if (k > 1) p = dot(p, h); /* H_k = H_(k-1) dot H */
         vst1q_u8(hk->h[k - 1][0], p);
         vst1q_u8(hk->h[k - 1][1], vextq_u8(p, p, 8));
@@ -45,12 +45,13 @@ VG_ARMV8_INLINE void store_powers(struct armv8_hkey *hk, uint8x16_t h)
 VG_ARMV8_TARGET
 void armv8_polyval_init(void *hkey, const uint8_t h[16])
 {
-    store_powers((struct armv8_hkey *)hkey, vld1q_u8(h));
+    store_powers((struct armv8_hkey *)hkey, vld1q_u8(h), ARMV8_HPOWERS);
 }
 
 VG_ARMV8_TARGET
 void armv8_ghash_init(void *hkey, const uint8_t h[16])
 {
     /* H' = rev(H) * x (RFC 8452 Appendix A; aesni_ghash.c section 2) */
-    store_powers((struct armv8_hkey *)hkey, mul_x(vqtbl1q_u8(vld1q_u8(h), vld1q_u8(armv8_reverse_idx))));
+    store_powers((struct armv8_hkey *)hkey, mul_x(vqtbl1q_u8(vld1q_u8(h), vld1q_u8(armv8_reverse_idx))),
+                 ARMV8_GHASH_POWERS);
 }

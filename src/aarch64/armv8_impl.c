@@ -44,13 +44,14 @@ static unsigned detect(void)
     return f;
 }
 
+static atomic_uint cached_features; /* detect() | DETECTED once detection ran, else 0 */
+
 unsigned vg_aarch64_features(void)
 {
-    static atomic_uint cached;
-    unsigned f = atomic_load_explicit(&cached, memory_order_relaxed);
+    unsigned f = atomic_load_explicit(&cached_features, memory_order_relaxed);
     if (!(f & DETECTED)) {
         f = detect() | DETECTED;
-        atomic_store_explicit(&cached, f, memory_order_relaxed);
+        atomic_store_explicit(&cached_features, f, memory_order_relaxed);
     }
     return f & ~DETECTED;
 }
@@ -98,9 +99,15 @@ static int armv8_available(void)
 #endif
 }
 
-/* The EOR3 kernels where the CPU has FEAT_SHA3 (detection is cached: one load and a branch that
-   goes the same way on every call). */
-static int use_sha3(void) { return (vg_aarch64_features() & VG_AARCH64_SHA3) != 0; }
+/* The EOR3 kernels where the CPU has FEAT_SHA3. The cache is read directly, without running detection:
+   a kernel is reached only through this table after available() ran detection, and if it had not,
+   the answer would be "no SHA3" and the plain-EOR kernels, right on every CPU that has AES and PMULL.
+   So the dispatch wrappers are one load and a branch that goes the same way on every call, with no
+   call inside that would make them save the nine arguments (and tail calls stay tail calls). */
+static int use_sha3(void)
+{
+    return (atomic_load_explicit(&cached_features, memory_order_relaxed) & VG_AARCH64_SHA3) != 0;
+}
 
 static void armv8_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                             size_t nblocks)
@@ -150,6 +157,26 @@ static size_t armv8_gcm_open_blocks(const void *sched, const void *hkey, uint8_t
                       : armv8_gcm_open_blocks_base(sched, hkey, counter, acc, in, out, nblocks);
 }
 
+static void armv8_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12],
+                                 const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                                 size_t len, uint8_t tag[16])
+{
+    if (use_sha3())
+        armv8_gcm_seal_short_sha3(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+    else
+        armv8_gcm_seal_short_base(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+}
+
+static void armv8_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12],
+                                 const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                                 size_t len, uint8_t tag[16])
+{
+    if (use_sha3())
+        armv8_gcm_open_short_sha3(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+    else
+        armv8_gcm_open_short_base(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+}
+
 const struct vg_impl vg_armv8_impl = {
     .name = "armv8",
     .available = armv8_available,
@@ -167,4 +194,8 @@ const struct vg_impl vg_armv8_impl = {
     .gcm_open_blocks = armv8_gcm_open_blocks,
     .ccm_seal_blocks = armv8_ccm_seal_blocks,
     .ccm_open_blocks = armv8_ccm_open_blocks,
+    .gcm_seal_short = armv8_gcm_seal_short,
+    .gcm_open_short = armv8_gcm_open_short,
+    .gcm_short_max = 16 * ARMV8_SHORT_MAX_BLOCKS,
+    .gcm_short_max_aad = 16 * ARMV8_SHORT_MAX_AAD_BLOCKS,
 };

@@ -97,6 +97,11 @@ _Static_assert(offsetof(struct power8_hkey, mid) == 128, "power8_hkey layout");
 _Static_assert(offsetof(struct power8_hkey, hi) == 256, "power8_hkey layout");
 _Static_assert(sizeof(struct power8_hkey) <= VG_HKEY_SIZE, "power8_hkey too big for VG_HKEY_SIZE");
 
+/* The short one-shot GCM kernels' limits (power8_gcm.c): 14 data blocks, so with J0 at most
+   15 = 8 + 4 + 2 + 1 AES blocks, one group of each size; AAD up to four blocks. */
+#define POWER8_GCM_SHORT_MAX 224
+#define POWER8_GCM_SHORT_MAX_AAD 64
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Kernels (contracts: struct vg_impl in internal.h)                                               */
 
@@ -116,6 +121,10 @@ size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t count
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void P8_FN(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
+void P8_FN(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 size_t P8_FN(ccm_seal_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t P8_FN(ccm_open_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],

@@ -79,6 +79,10 @@ size_t aesni_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counte
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t aesni_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void aesni_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                          size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
+void aesni_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                          size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 size_t aesni_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t aesni_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],

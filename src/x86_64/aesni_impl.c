@@ -21,4 +21,8 @@ const struct vg_impl vg_aesni_impl = {
     .gcm_open_blocks = aesni_gcm_open_blocks,
     .ccm_seal_blocks = aesni_ccm_seal_blocks,
     .ccm_open_blocks = aesni_ccm_open_blocks,
+    .gcm_seal_short = aesni_gcm_seal_short,
+    .gcm_open_short = aesni_gcm_open_short,
+    .gcm_short_max = VG_X86_GCM_SHORT_MAX,
+    .gcm_short_max_aad = VG_X86_GCM_SHORT_MAX_AAD,
 };

@@ -49,6 +49,34 @@ typedef __m256i vv_t;
 #define vv_lane_index_dword0() _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)
 #define vv_fold_lanes(v) _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256((v), 1))
 
+/* Byte-granular partial vectors for the short GCM kernels: the first n (0..32) bytes. AVX2 has no
+   byte-masked load or store (and MSan does not follow vpmaskmov), so a partial vector goes through a
+   32-byte stack copy; n is a public length. */
+static inline __attribute__((always_inline)) VAES256_TARGET __m256i vv_load_bytes(const uint8_t *p, size_t n)
+{
+    if (n >= 32) return _mm256_loadu_si256((const __m256i *)(const void *)p);
+    uint8_t t[32] = { 0 };
+    memcpy(t, p, n);
+    return _mm256_loadu_si256((const __m256i *)(const void *)t);
+}
+static inline __attribute__((always_inline)) VAES256_TARGET void vv_store_bytes(uint8_t *p, __m256i v, size_t n)
+{
+    if (n >= 32) {
+        _mm256_storeu_si256((__m256i *)(void *)p, v);
+        return;
+    }
+    uint8_t t[32];
+    _mm256_storeu_si256((__m256i *)(void *)t, v);
+    memcpy(p, t, n);
+}
+/* bytes 0..n-1 of v, the rest zero: byte i is kept iff n > i (n <= 32 fits a signed byte) */
+#define vv_keep_bytes(v, n)                                                                          \
+    _mm256_and_si256((v), _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(n)),                              \
+                                            _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, \
+                                                             13, 14, 15, 16, 17, 18, 19, 20, 21, 22, \
+                                                             23, 24, 25, 26, 27, 28, 29, 30, 31)))
+#define vv_cast128(v) _mm256_castsi256_si128(v)
+
 #include "vaes_body.h"
 
 static int vaes256_available(void) { return vg_x86_has(VG_X86_VAES256_NEEDS); }
@@ -70,4 +98,8 @@ const struct vg_impl vg_vaes256_impl = {
     .gcm_open_blocks = vaes256_gcm_open_blocks,
     .ccm_seal_blocks = aesni_ccm_seal_blocks,
     .ccm_open_blocks = aesni_ccm_open_blocks,
+    .gcm_seal_short = vaes256_gcm_seal_short,
+    .gcm_open_short = vaes256_gcm_open_short,
+    .gcm_short_max = VG_X86_GCM_SHORT_MAX,
+    .gcm_short_max_aad = VG_X86_GCM_SHORT_MAX_AAD,
 };

@@ -57,6 +57,14 @@ static inline __attribute__((always_inline)) VAES512_TARGET __m128i vv_fold_lane
     return _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
 }
 
+/* Byte-granular partial vectors for the short GCM kernels: the first n (0..64) bytes, by a byte mask
+   made from the length (public); masked-off bytes are neither read nor written, and read as zero. */
+static inline __mmask64 vv_byte_mask(size_t n) { return n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1); }
+#define vv_load_bytes(p, n) _mm512_maskz_loadu_epi8(vv_byte_mask(n), (const void *)(p))
+#define vv_store_bytes(p, v, n) _mm512_mask_storeu_epi8((void *)(p), vv_byte_mask(n), (v))
+#define vv_keep_bytes(v, n) _mm512_maskz_mov_epi8(vv_byte_mask(n), (v))
+#define vv_cast128(v) _mm512_castsi512_si128(v)
+
 #include "vaes_body.h"
 
 static int vaes512_available(void) { return vg_x86_has(VG_X86_VAES512_NEEDS); }
@@ -78,4 +86,8 @@ const struct vg_impl vg_vaes512_impl = {
     .gcm_open_blocks = vaes512_gcm_open_blocks,
     .ccm_seal_blocks = aesni_ccm_seal_blocks,
     .ccm_open_blocks = aesni_ccm_open_blocks,
+    .gcm_seal_short = vaes512_gcm_seal_short,
+    .gcm_open_short = vaes512_gcm_open_short,
+    .gcm_short_max = VG_X86_GCM_SHORT_MAX,
+    .gcm_short_max_aad = VG_X86_GCM_SHORT_MAX_AAD,
 };

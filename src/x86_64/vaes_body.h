@@ -590,3 +590,210 @@ VV_TARGET static size_t VV_NAME(gcm_open_blocks)(const void *sched, const void *
 {
     return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, 1);
 }
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Short one-shot GCM: the whole message in one call (gcm_seal_short / gcm_open_short)             */
+/*
+ * The mode's general path costs more than the AES and GHASH of a 64-byte message (a state, a staging
+ * buffer, a ctr32 call and two ghash calls, each loading the round keys and powers again). Here the
+ * whole message is one pass:
+ *   - E(J0) and the data's keystream in the same AES rounds: the data counters J0+1.. fill the vectors,
+ *     J0 itself rides along in an xmm register (its aesenc issue beside the vector ones, so it adds no
+ *     latency); the partial last block is a byte-masked load and store (zmm: vmovdqu8 with a mask from
+ *     the length; ymm: a stack copy of the last vector), never touching a byte past either buffer.
+ *   - GHASH(A || C || L) as ONE sum: block q of m blocks is multiplied by H_(m - q), read from desc at
+ *     GROUP - m + q (an unaligned vector load serves any position, so AAD, ciphertext and the length
+ *     block each start wherever they fall), and the sum is reduced once (aesni_ghash.c, section 3).
+ *     The zero padding of the AAD's and the ciphertext's last block is the masked-off bytes.
+ *   - The length block needs no shuffle: byte-reversed, [len(A)]_64 || [len(C)]_64 in bits is the
+ *     register with len(C)*8 in the low qword and len(A)*8 in the high one.
+ * Open hashes the ciphertext as it loads it, before the AES rounds (so GHASH and AES overlap, and
+ * in == out is safe: every input vector is loaded before any output is stored).
+ *
+ * Longer messages (more than GROUP blocks in all): the AAD is hashed first (one reduction per GROUP
+ * blocks), the whole groups of data go through the fused loop above (gcm_blocks), and the rest (at
+ * most GROUP blocks) plus the length block take the one-sum pass; only when that rest is exactly
+ * GROUP blocks does the length block get a reduction of its own (H_(GROUP + 1) is not stored).
+ */
+
+/* s += X_q * H_(top - q) for the blocks q = 0, 1, .. of the nbytes (1..16*GROUP) bytes at p, the last
+   block zero-padded, with acc (POLYVAL form) XORed into block 0. */
+VV_INLINE void VV_NAME(hash_bytes)(struct VV_NAME(gf_sum) *s, const struct VV_NAME(hkey) *hk, const uint8_t *p,
+                                   size_t nbytes, size_t top, __m128i acc)
+{
+    const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
+    for (size_t off = 0; off < nbytes; off += 16 * VV_LANES) {
+        size_t k = nbytes - off < 16 * VV_LANES ? nbytes - off : 16 * VV_LANES;
+        vv_t x = vv_shuffle8(vv_load_bytes(p + off, k), bswap);
+        if (off == 0) x = vv_xor(x, vv_zext128(acc));
+        vv_t h = vv_loadu(hk->desc[VV_GROUP - top + off / 16]);
+        VV_NAME(gf_mul_add)(s, x, h, VV_NAME(kara_of)(h));
+    }
+}
+
+/* The last pass: rb bytes of data in n vectors (n a constant after inlining, 0..VV_NVEC; the last
+   holding 1..16*LANES bytes), from the counter base (arithmetic form, lane j = data block j), E(J0)
+   from j0 (block form) beside them. The data's blocks take positions pos0.. of a GHASH sum whose
+   powers start at top (H_(top - q) for position q); acc is XORed into the first data block. */
+VV_INLINE __m128i VV_NAME(short_pass)(const struct VV_NAME(round_keys) *rk, const struct VV_NAME(hkey) *hk,
+                                      struct VV_NAME(gf_sum) *s, vv_t base, __m128i j0, const uint8_t *in,
+                                      uint8_t *out, size_t rb, int n, size_t pos0, size_t top, __m128i acc,
+                                      int decrypt)
+{
+    const vv_t shuf = vv_bcast128(aesni_swap_last_word_mask());
+    const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
+    const size_t last = n ? rb - (size_t)(16 * VV_LANES * (n - 1)) : 0; /* bytes in vector n-1 */
+    vv_t b[VV_NVEC + 1], x[VV_NVEC + 1];
+    VV_UNROLL
+    for (int i = 0; i < n; i++) {
+        vv_t c = i ? vv_add32(base, VV_NAME(ctr_step)((uint32_t)(i * VV_LANES), 1)) : base;
+        b[i] = vv_xor(vv_shuffle8(c, shuf), rk->k[0]);
+    }
+    if (decrypt) {
+        /* the ciphertext, loaded and hashed before anything is written */
+        VV_UNROLL
+        for (int i = 0; i < n; i++) {
+            x[i] = i == n - 1 ? vv_load_bytes(in + 16 * VV_LANES * i, last) : vv_loadu(in + 16 * VV_LANES * i);
+            vv_t y = vv_shuffle8(x[i], bswap);
+            if (i == 0) y = vv_xor(y, vv_zext128(acc));
+            vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
+            VV_NAME(gf_mul_add)(s, y, h, VV_NAME(kara_of)(h));
+        }
+    }
+    __m128i e = _mm_xor_si128(j0, vv_cast128(rk->k[0]));
+    for (unsigned r = 1; r < rk->rounds; r++) {
+        vv_t k = rk->k[r];
+        VV_UNROLL
+        for (int i = 0; i < n; i++) b[i] = vv_aesenc(b[i], k);
+        e = _mm_aesenc_si128(e, vv_cast128(k));
+    }
+    VV_UNROLL
+    for (int i = 0; i < n; i++) b[i] = vv_aesenclast(b[i], rk->k[rk->rounds]);
+    e = _mm_aesenclast_si128(e, vv_cast128(rk->k[rk->rounds]));
+    VV_UNROLL
+    for (int i = 0; i < n; i++) {
+        if (decrypt) {
+            vv_t p = vv_xor(b[i], x[i]);
+            if (i == n - 1) vv_store_bytes(out + 16 * VV_LANES * i, p, last);
+            else vv_storeu(out + 16 * VV_LANES * i, p);
+        } else {
+            vv_t c;
+            if (i == n - 1) {
+                /* the keystream past the data must not reach GHASH: C_n* || 0^u */
+                c = vv_keep_bytes(vv_xor(b[i], vv_load_bytes(in + 16 * VV_LANES * i, last)), last);
+                vv_store_bytes(out + 16 * VV_LANES * i, c, last);
+            } else {
+                c = vv_xor(b[i], vv_loadu(in + 16 * VV_LANES * i));
+                vv_storeu(out + 16 * VV_LANES * i, c);
+            }
+            vv_t y = vv_shuffle8(c, bswap);
+            if (i == 0) y = vv_xor(y, vv_zext128(acc));
+            vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
+            VV_NAME(gf_mul_add)(s, y, h, VV_NAME(kara_of)(h));
+        }
+    }
+    return e;
+}
+
+VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uint8_t nonce[12],
+                                  const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                                  size_t len, uint8_t tag[16], int decrypt)
+{
+    const struct VV_NAME(hkey) *hk = (const struct VV_NAME(hkey) *)hkey;
+    struct VV_NAME(round_keys) rk;
+    VV_NAME(load_keys)(&rk, sched, 0);
+    const __m128i shuf128 = aesni_swap_last_word_mask(), bswap128 = aesni_byte_reverse_mask();
+    /* J0 = nonce || 0^31 || 1 (SP 800-38D §7.1 step 2), read without touching a byte past the nonce */
+    uint32_t n2;
+    memcpy(&n2, nonce + 8, 4);
+    __m128i j0 = _mm_insert_epi32(_mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)nonce),
+                                                   (int)n2, 2), 0x01000000, 3);
+    /* the counter of data block 0, inc32(J0), in arithmetic form (dword 3 = 2) */
+    __m128i c = _mm_add_epi32(_mm_shuffle_epi8(j0, shuf128), _mm_set_epi32(1, 0, 0, 0));
+    const __m128i lengths = _mm_set_epi64x((long long)((uint64_t)aad_len * 8), (long long)((uint64_t)len * 8));
+    size_t ablocks = (aad_len + 15) / 16, nblocks = (len + 15) / 16;
+    struct VV_NAME(gf_sum) s;
+    VV_NAME(gf_zero)(&s);
+    __m128i acc = _mm_setzero_si128();
+    size_t pos0 = 0, done = 0;
+
+    if (ablocks + nblocks + 1 <= VV_GROUP) {
+        /* one sum: A at positions 0..ablocks-1, C after it, L last */
+        pos0 = ablocks;
+        if (aad_len) VV_NAME(hash_bytes)(&s, hk, aad, aad_len, ablocks + nblocks + 1, acc);
+    } else {
+        /* AAD in pieces of GROUP blocks, one reduction each */
+        for (size_t off = 0; off < aad_len; off += 16 * VV_GROUP) {
+            size_t k = aad_len - off < 16 * VV_GROUP ? aad_len - off : 16 * VV_GROUP;
+            VV_NAME(gf_zero)(&s);
+            VV_NAME(hash_bytes)(&s, hk, aad + off, k, (k + 15) / 16, acc);
+            acc = VV_NAME(gf_finish)(&s);
+        }
+        VV_NAME(gf_zero)(&s);
+        /* the whole groups of data through the fused loop; at most GROUP blocks are left */
+        size_t bulk = (len / 16) / VV_GROUP * VV_GROUP;
+        if (bulk) {
+            uint8_t ctr_bytes[16], acc_bytes[16];
+            _mm_storeu_si128((__m128i *)(void *)ctr_bytes, _mm_shuffle_epi8(c, shuf128));
+            _mm_storeu_si128((__m128i *)(void *)acc_bytes, _mm_shuffle_epi8(acc, bswap128));
+            VV_NAME(gcm_blocks)(sched, hkey, ctr_bytes, acc_bytes, in, out, bulk, decrypt);
+            acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)acc_bytes), bswap128);
+            c = _mm_add_epi32(c, _mm_set_epi32((int)(uint32_t)bulk, 0, 0, 0));
+            done = 16 * bulk;
+        }
+    }
+
+    size_t rest = nblocks - done / 16;          /* 0..GROUP data blocks left */
+    int with_lengths = pos0 + rest + 1 <= VV_GROUP; /* the length block fits the same sum */
+    size_t top = pos0 + rest + (size_t)with_lengths;
+    size_t rb = len - done;
+    vv_t base = VV_NAME(ctr_base)(c, 1);
+    __m128i e;
+    const uint8_t *pin = in + done;
+    uint8_t *pout = out + done;
+    /* acc goes into the first data block if there is one, else into the length block */
+    __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
+#define VV_SHORT_PASS(nv) e = VV_NAME(short_pass)(&rk, hk, &s, base, j0, pin, pout, rb, (nv), pos0, top, acc_data, decrypt)
+    switch ((rb + 16 * VV_LANES - 1) / (16 * VV_LANES)) {
+    case 0: VV_SHORT_PASS(0); break;
+    case 1: VV_SHORT_PASS(1); break;
+    case 2: if (VV_NVEC >= 2) { VV_SHORT_PASS(2); } break;
+    case 3: if (VV_NVEC >= 3) { VV_SHORT_PASS(3); } break;
+    case 4: if (VV_NVEC >= 4) { VV_SHORT_PASS(4); } break;
+    case 5: if (VV_NVEC >= 5) { VV_SHORT_PASS(5); } break;
+    case 6: if (VV_NVEC >= 6) { VV_SHORT_PASS(6); } break;
+    case 7: if (VV_NVEC >= 7) { VV_SHORT_PASS(7); } break;
+    default: if (VV_NVEC >= 8) { VV_SHORT_PASS(8); } break;
+    }
+#undef VV_SHORT_PASS
+    __m128i hash;
+    vv_t h1 = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
+    if (with_lengths) {
+        VV_NAME(gf_mul_add)(&s, vv_zext128(_mm_xor_si128(lengths, acc_len)), h1, VV_NAME(kara_of)(h1));
+        hash = VV_NAME(gf_finish)(&s);
+    } else {
+        /* rest == GROUP: the data's sum reduced, then one more step for the length block */
+        struct aesni_gf_sum t;
+        __m128i h = vv_cast128(h1);
+        hash = VV_NAME(gf_finish)(&s);
+        aesni_gf_sum_zero(&t);
+        aesni_gf_mul_add(&t, _mm_xor_si128(hash, lengths), h, _mm_xor_si128(h, _mm_shuffle_epi32(h, 0x4e)));
+        hash = aesni_gf_reduce(&t);
+    }
+    /* T = E(J0) ^ S, S back in GCM's byte order */
+    _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(e, _mm_shuffle_epi8(hash, bswap128)));
+}
+
+VV_TARGET static void VV_NAME(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12],
+                                              const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                              uint8_t *out, size_t len, uint8_t tag[16])
+{
+    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 0);
+}
+
+VV_TARGET static void VV_NAME(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12],
+                                              const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                              uint8_t *out, size_t len, uint8_t tag[16])
+{
+    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 1);
+}
