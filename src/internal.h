@@ -87,7 +87,9 @@ struct vg_impl {
        seal: out = the ciphertext of in, tag = the full 16-byte tag.
        open: out = the plaintext of the ciphertext in (GHASH reads each block before out is written,
        so in == out is safe), tag = the full 16-byte tag the ciphertext should have; the mode compares
-       it in constant time and zeroes out on a mismatch. Neither kernel sees the caller's tag. */
+       it in constant time and zeroes out on a mismatch; open never sees the caller's tag. Both write
+       tag last, after every read of nonce, aad and in and every write of out, so seal may be given
+       the caller's 16-byte tag buffer directly whatever it overlaps. */
     void (*gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
     void (*gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
