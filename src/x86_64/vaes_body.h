@@ -443,12 +443,23 @@ VV_INLINE void VV_NAME(store_powers)(struct VV_NAME(hkey) *hk, __m128i h1)
     __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
     v[0] = VV_NAME(dot_lanes)(a, b);
 #endif
-    for (int c = 1; c < VV_NVEC; c *= 2) {
-        vv_t top = vv_bcast_last_lane(v[c - 1]);
-        for (int j = 0; j < c; j++) v[c + j] = VV_NAME(dot_lanes)(v[j], top);
-    }
+    /* the doubling written out (constant indices keep every v[] in a register: as a loop over c, gcc
+       kept v[] on the stack and the set-up took twice as long) */
+    _Static_assert(VV_NVEC == 8, "store_powers doubles 1 -> 2 -> 4 -> 8 vectors");
+    vv_t top = vv_bcast_last_lane(v[0]);
+    v[1] = VV_NAME(dot_lanes)(v[0], top);
+    top = vv_bcast_last_lane(v[1]);
+    v[2] = VV_NAME(dot_lanes)(v[0], top);
+    v[3] = VV_NAME(dot_lanes)(v[1], top);
+    top = vv_bcast_last_lane(v[3]);
+    v[4] = VV_NAME(dot_lanes)(v[0], top);
+    v[5] = VV_NAME(dot_lanes)(v[1], top);
+    v[6] = VV_NAME(dot_lanes)(v[2], top);
+    v[7] = VV_NAME(dot_lanes)(v[3], top);
     /* desc[LANES*q .. LANES*q + LANES) = H_(GROUP - LANES*q) .. downwards = v[NVEC-1-q] lanes reversed */
+    VV_UNROLL
     for (int q = 0; q < VV_NVEC; q++) vv_storeu(hk->desc[VV_LANES * q], vv_reverse_lanes(v[VV_NVEC - 1 - q]));
+    VV_UNROLL
     for (int i = VV_GROUP; i < VV_GROUP + 4; i++) _mm_storeu_si128((__m128i *)hk->desc[i], _mm_setzero_si128());
 }
 
