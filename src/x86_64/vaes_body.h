@@ -147,6 +147,20 @@ VV_INLINE void VV_NAME(ecb_n)(const struct VV_NAME(round_keys) *rk, const uint8_
 VV_INLINE void VV_NAME(ecb)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks,
                             int decrypt)
 {
+    if (nblocks == 1) {
+        /* one block (GCM's H = E(0) at key set-up): xmm rounds with the keys read straight from the
+           schedule, rather than broadcasting every round key to a vector first */
+        const struct aesni_sched *ks = (const struct aesni_sched *)sched;
+        __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)in),
+                                  _mm_loadu_si128((const __m128i *)(decrypt ? ks->dec[0] : ks->enc[0])));
+        for (unsigned r = 1; r < ks->rounds; r++) {
+            __m128i k = _mm_loadu_si128((const __m128i *)(decrypt ? ks->dec[r] : ks->enc[r]));
+            b = decrypt ? _mm_aesdec_si128(b, k) : _mm_aesenc_si128(b, k);
+        }
+        __m128i k = _mm_loadu_si128((const __m128i *)(decrypt ? ks->dec[ks->rounds] : ks->enc[ks->rounds]));
+        _mm_storeu_si128((__m128i *)out, decrypt ? _mm_aesdeclast_si128(b, k) : _mm_aesenclast_si128(b, k));
+        return;
+    }
     struct VV_NAME(round_keys) rk;
     VV_NAME(load_keys)(&rk, sched, decrypt);
     for (; nblocks >= VV_GROUP; nblocks -= VV_GROUP, in += 16 * VV_GROUP, out += 16 * VV_GROUP)
