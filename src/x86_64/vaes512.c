@@ -58,10 +58,23 @@ static inline __attribute__((always_inline)) VAES512_TARGET __m128i vv_fold_lane
 }
 
 /* Byte-granular partial vectors for the short GCM kernels: the first n (0..64) bytes, by a byte mask
-   made from the length (public); masked-off bytes are neither read nor written, and read as zero. */
+   made from the length (public); masked-off bytes are neither read nor written, and read as zero.
+   A whole vector (n = 64) takes a plain load or store: a masked store cannot forward its data to a
+   later load, and the open's tag check and zeroing pass read out right after (measured: the 64-byte
+   open 10-15% slower with the masked store). */
 static inline __mmask64 vv_byte_mask(size_t n) { return n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1); }
-#define vv_load_bytes(p, n) _mm512_maskz_loadu_epi8(vv_byte_mask(n), (const void *)(p))
-#define vv_store_bytes(p, v, n) _mm512_mask_storeu_epi8((void *)(p), vv_byte_mask(n), (v))
+static inline __attribute__((always_inline)) VAES512_TARGET __m512i vv_load_bytes(const uint8_t *p, size_t n)
+{
+    if (n >= 64) return _mm512_loadu_si512((const void *)p);
+    return _mm512_maskz_loadu_epi8(vv_byte_mask(n), (const void *)p);
+}
+static inline __attribute__((always_inline)) VAES512_TARGET void vv_store_bytes(uint8_t *p, __m512i v, size_t n)
+{
+    if (n >= 64)
+        _mm512_storeu_si512((void *)p, v);
+    else
+        _mm512_mask_storeu_epi8((void *)p, vv_byte_mask(n), v);
+}
 #define vv_keep_bytes(v, n) _mm512_maskz_mov_epi8(vv_byte_mask(n), (v))
 #define vv_cast128(v) _mm512_castsi512_si128(v)
 

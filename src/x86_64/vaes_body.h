@@ -147,6 +147,20 @@ VV_INLINE void VV_NAME(ecb_n)(const struct VV_NAME(round_keys) *rk, const uint8_
 VV_INLINE void VV_NAME(ecb)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks,
                             int decrypt)
 {
+    if (nblocks == 1) {
+        /* one block (GCM's H = E(0) at key set-up): xmm rounds with the keys read straight from the
+           schedule, rather than broadcasting every round key to a vector first */
+        const struct aesni_sched *ks = (const struct aesni_sched *)sched;
+        __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)in),
+                                  _mm_loadu_si128((const __m128i *)(decrypt ? ks->dec[0] : ks->enc[0])));
+        for (unsigned r = 1; r < ks->rounds; r++) {
+            __m128i k = _mm_loadu_si128((const __m128i *)(decrypt ? ks->dec[r] : ks->enc[r]));
+            b = decrypt ? _mm_aesdec_si128(b, k) : _mm_aesenc_si128(b, k);
+        }
+        __m128i k = _mm_loadu_si128((const __m128i *)(decrypt ? ks->dec[ks->rounds] : ks->enc[ks->rounds]));
+        _mm_storeu_si128((__m128i *)out, decrypt ? _mm_aesdeclast_si128(b, k) : _mm_aesenclast_si128(b, k));
+        return;
+    }
     struct VV_NAME(round_keys) rk;
     VV_NAME(load_keys)(&rk, sched, decrypt);
     for (; nblocks >= VV_GROUP; nblocks -= VV_GROUP, in += 16 * VV_GROUP, out += 16 * VV_GROUP)
@@ -443,12 +457,23 @@ VV_INLINE void VV_NAME(store_powers)(struct VV_NAME(hkey) *hk, __m128i h1)
     __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
     v[0] = VV_NAME(dot_lanes)(a, b);
 #endif
-    for (int c = 1; c < VV_NVEC; c *= 2) {
-        vv_t top = vv_bcast_last_lane(v[c - 1]);
-        for (int j = 0; j < c; j++) v[c + j] = VV_NAME(dot_lanes)(v[j], top);
-    }
+    /* the doubling written out (constant indices keep every v[] in a register: as a loop over c, gcc
+       kept v[] on the stack and the set-up took twice as long) */
+    _Static_assert(VV_NVEC == 8, "store_powers doubles 1 -> 2 -> 4 -> 8 vectors");
+    vv_t top = vv_bcast_last_lane(v[0]);
+    v[1] = VV_NAME(dot_lanes)(v[0], top);
+    top = vv_bcast_last_lane(v[1]);
+    v[2] = VV_NAME(dot_lanes)(v[0], top);
+    v[3] = VV_NAME(dot_lanes)(v[1], top);
+    top = vv_bcast_last_lane(v[3]);
+    v[4] = VV_NAME(dot_lanes)(v[0], top);
+    v[5] = VV_NAME(dot_lanes)(v[1], top);
+    v[6] = VV_NAME(dot_lanes)(v[2], top);
+    v[7] = VV_NAME(dot_lanes)(v[3], top);
     /* desc[LANES*q .. LANES*q + LANES) = H_(GROUP - LANES*q) .. downwards = v[NVEC-1-q] lanes reversed */
+    VV_UNROLL
     for (int q = 0; q < VV_NVEC; q++) vv_storeu(hk->desc[VV_LANES * q], vv_reverse_lanes(v[VV_NVEC - 1 - q]));
+    VV_UNROLL
     for (int i = VV_GROUP; i < VV_GROUP + 4; i++) _mm_storeu_si128((__m128i *)hk->desc[i], _mm_setzero_si128());
 }
 

@@ -61,7 +61,7 @@ extern const struct vg_impl vg_vaes512_impl VG_INTERNAL;
 /* The short one-shot GCM kernels (gcm_seal_short / gcm_open_short of all three tables) take messages
    up to these lengths (see docs/speed-x86_64.md for the measurements behind them). */
 #ifndef VG_X86_GCM_SHORT_MAX
-#define VG_X86_GCM_SHORT_MAX 4096
+#define VG_X86_GCM_SHORT_MAX 16384
 #endif
 #ifndef VG_X86_GCM_SHORT_MAX_AAD
 #define VG_X86_GCM_SHORT_MAX_AAD 256
