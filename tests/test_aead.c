@@ -295,6 +295,24 @@ static void test_differential(const struct aead *m)
             diff_one(m, m->key_lens[r % m->n_key_lens], m->nonce_default, aad_len, pt_few[i], m->tag_lens[0],
                      (r % 2 ? F_UNALIGNED : 0) | (r % 3 == 0 ? F_INPLACE : 0) | F_NULL_EMPTY);
         }
+    /* (len, aad_len) around the whole-message kernels' limits (ppc64le: a fixed copy per block
+       count when len <= 96 and AAD + data + lengths fit 8 blocks; the general one to len 224 and
+       aad_len 64; past them the mode's own path): every length to 240 with a rotating AAD, and
+       every AAD edge with the data edges */
+    static const size_t edge_aads[] = {0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 80};
+    static const size_t edge_lens[] = {0, 1, 15, 16, 17, 31, 32, 33, 80, 95, 96, 97, 111, 112, 113, 208, 223, 224, 225};
+    const size_t n_edge_aads = sizeof edge_aads / sizeof edge_aads[0];
+    for (size_t len = 0; len <= 240; len++) {
+        size_t r = len * 5 + 3;
+        diff_one(m, m->key_lens[r % m->n_key_lens], m->nonce_default, pick(edge_aads, n_edge_aads, r), len,
+                 m->tag_lens[r % 3 == 0 ? m->n_tag_lens - 1 : 0], (r % 2 ? F_UNALIGNED : 0) | (r % 3 == 1 ? F_INPLACE : 0));
+    }
+    for (size_t a = 0; a < n_edge_aads; a++)
+        for (size_t i = 0; i < sizeof edge_lens / sizeof edge_lens[0]; i++) {
+            size_t r = a * 7 + i;
+            diff_one(m, m->key_lens[r % m->n_key_lens], m->nonce_default, edge_aads[a], edge_lens[i], m->tag_lens[0],
+                     (r % 2 ? F_UNALIGNED : 0) | (r % 3 == 0 ? F_INPLACE : 0));
+        }
     /* longer AAD: block edges, and CCM's switch from the 2-byte to the 6-byte length encoding at
        2^16 - 2^8 = 65280 (SP 800-38C A.2.2) */
     static const size_t aad_long[] = {255, 256, 257, 1000, 4096, 65279, 65280, 65281};

@@ -261,11 +261,11 @@ VG_POWER8_INLINE void p8_load_keys(struct power8_round_keys *rk, const void *sch
    (latency 6-7 cycles on POWER8/9, up to 2 per cycle on POWER9: 8 in flight hide it). */
 VG_POWER8_INLINE void p8_encrypt_rounds(const struct power8_round_keys *rk, p8_u8 *b, int n)
 {
-    for (unsigned r = 1; r < rk->rounds; r++) {
+    _Pragma("GCC unroll 14") for (unsigned r = 1; r < rk->rounds; r++) {
         p8_u8 k = rk->k[r];
-        for (int i = 0; i < n; i++) b[i] = p8_vcipher(b[i], k);
+        _Pragma("GCC unroll 8") for (int i = 0; i < n; i++) b[i] = p8_vcipher(b[i], k);
     }
-    for (int i = 0; i < n; i++) b[i] = p8_vcipherlast(b[i], rk->k[rk->rounds]);
+    _Pragma("GCC unroll 8") for (int i = 0; i < n; i++) b[i] = p8_vcipherlast(b[i], rk->k[rk->rounds]);
 }
 
 /* inc32 on a counter block in AES order: big-endian word 3 (bytes 12..15) is GCC element 0, and

@@ -259,49 +259,222 @@ VG_POWER8_INLINE void gcm_short_body(const void *sched, const void *hkey, const 
 
 /* One function per (direction, key size, with or without the 8-block group), so that each gets only
    the registers its own path needs. */
+/* The copies take the exported functions' arguments in the same places, so that the dispatch enters
+   them by a plain tail call with nothing to move. */
+#define P8_SHORT_ARGS                                                                                     \
+    const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad, size_t aad_len,    \
+        const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]
 #define P8_SHORT_FN(name, decrypt, rounds, large)                                                        \
-    __attribute__((noinline)) VG_POWER8_TARGET static void name(                                        \
-        const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad, size_t aad_len, \
-        const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])                                    \
+    __attribute__((noinline)) VG_INTERNAL VG_POWER8_TARGET void name(P8_SHORT_ARGS);                   \
+    __attribute__((noinline)) VG_INTERNAL VG_POWER8_TARGET void name(P8_SHORT_ARGS)                    \
     {                                                                                                    \
-        gcm_short_body(sched, hkey, nonce, aad, aad_len, in, out, len, tag, decrypt, rounds, large);    \
+        gcm_short_body(sched, hkey, nonce, aad, aad_len, in, out, len, tag, decrypt, rounds, large);                                                                           \
     }
 P8_SHORT_FN(P8_FN(seal_short_10), 0, 10, 0)
 P8_SHORT_FN(P8_FN(seal_short_12), 0, 12, 0)
 P8_SHORT_FN(P8_FN(seal_short_14), 0, 14, 0)
-P8_SHORT_FN(P8_FN(seal_short_10_large), 0, 10, 1)
-P8_SHORT_FN(P8_FN(seal_short_12_large), 0, 12, 1)
-P8_SHORT_FN(P8_FN(seal_short_14_large), 0, 14, 1)
+P8_SHORT_FN(P8_FN(seal_short_large_10), 0, 10, 1)
+P8_SHORT_FN(P8_FN(seal_short_large_12), 0, 12, 1)
+P8_SHORT_FN(P8_FN(seal_short_large_14), 0, 14, 1)
 P8_SHORT_FN(P8_FN(open_short_10), 1, 10, 0)
 P8_SHORT_FN(P8_FN(open_short_12), 1, 12, 0)
 P8_SHORT_FN(P8_FN(open_short_14), 1, 14, 0)
-P8_SHORT_FN(P8_FN(open_short_10_large), 1, 10, 1)
-P8_SHORT_FN(P8_FN(open_short_12_large), 1, 12, 1)
-P8_SHORT_FN(P8_FN(open_short_14_large), 1, 14, 1)
+P8_SHORT_FN(P8_FN(open_short_large_10), 1, 10, 1)
+P8_SHORT_FN(P8_FN(open_short_large_12), 1, 12, 1)
+P8_SHORT_FN(P8_FN(open_short_large_14), 1, 14, 1)
 
-/* t = ceil(len / 16) + 1 >= 8 exactly when len > 96. Branches on the key length and len only. */
-#define P8_SHORT_DISPATCH(dir)                                                                             \
-    unsigned rounds = ((const struct power8_sched *)sched)->rounds;                                        \
-    if (len > 96) {                                                                                        \
-        if (rounds == 10) P8_FN(dir##_short_10_large)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);      \
-        else if (rounds == 12) P8_FN(dir##_short_12_large)(sched, hkey, nonce, aad, aad_len, in, out, len, tag); \
-        else P8_FN(dir##_short_14_large)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);                   \
-    } else {                                                                                               \
-        if (rounds == 10) P8_FN(dir##_short_10)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);            \
-        else if (rounds == 12) P8_FN(dir##_short_12)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);       \
-        else P8_FN(dir##_short_14)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);                         \
+/* ---- the commonest short messages: t <= 7 AES blocks, m <= 8 GHASH blocks, t a constant ---- */
+/*
+ * When the message is t <= 7 AES blocks (len <= 96) and the whole GHASH input is one aggregation
+ * group (m = a + t <= 8, a = ceil(aad_len / 16)), a copy of the kernel per t makes everything but the
+ * AAD compile-time: the t blocks are ONE batch (t <= 7 in flight), the data block offsets and the H
+ * powers of the ciphertext blocks and of the length block (H_(t-i) for data block i, H_1 for the
+ * lengths: the AAD came first and took H_m .. H_(t+1)) are constants, and nothing loops but the AAD.
+ * The keystream (seal: the ciphertext) stays in registers from the AES to GHASH: seal encrypts, then
+ * hashes AAD, C and lengths while the round keys are dead; open loads and hashes C first, then
+ * decrypts from the same registers. The key size is a run-time branch: round keys 0..9 and the last
+ * one stay in registers, AES-192/256's middle rounds 10..11 (10..13) load their keys as they go, so
+ * one copy serves every key size.
+ */
+
+/* S for the AAD blocks, which take H_m .. H_(t+1) (a run-time loop: the AAD length varies). */
+VG_POWER8_INLINE void fixed_hash_aad(struct power8_gf_sum *s, const struct power8_hkey *hk, const uint8_t *aad,
+                                     size_t aad_len, size_t t, uint8_t *abuf)
+{
+    size_t whole = aad_len / 16, rest = aad_len % 16;
+    long hoff = (long)(16 * (whole + (rest != 0) + t - 1));
+    for (size_t i = 0; i < whole; i++, hoff -= 16) {
+        p8_u8 x = p8_load_aes(aad + 16 * i);
+        s->lo = vec_xor(s->lo, p8_pmsum(x, vec_ld(hoff, hk->lo[0])));
+        s->mid = vec_xor(s->mid, p8_pmsum(x, vec_ld(hoff, hk->mid[0])));
+        s->hi = vec_xor(s->hi, p8_pmsum(x, vec_ld(hoff, hk->hi[0])));
+    }
+    if (rest) {
+        pad_partial(abuf, aad + 16 * whole, rest);
+        p8_u8 x = p8_load_aes(abuf);
+        s->lo = vec_xor(s->lo, p8_pmsum(x, vec_ld(hoff, hk->lo[0])));
+        s->mid = vec_xor(s->mid, p8_pmsum(x, vec_ld(hoff, hk->mid[0])));
+        s->hi = vec_xor(s->hi, p8_pmsum(x, vec_ld(hoff, hk->hi[0])));
+    }
+}
+
+/* s += x * H_k, the rows of H_k at hk->lo[k - 1] + 0, 128, 256. */
+VG_POWER8_INLINE void fixed_mul_add(struct power8_gf_sum *s, const struct power8_hkey *hk, long o128, long o256,
+                                    p8_u8 x, int k)
+{
+    const unsigned char *row = hk->lo[k - 1];
+    s->lo = vec_xor(s->lo, p8_pmsum(x, vec_ld(0, row)));
+    s->mid = vec_xor(s->mid, p8_pmsum(x, vec_ld(o128, row)));
+    s->hi = vec_xor(s->hi, p8_pmsum(x, vec_ld(o256, row)));
+}
+
+VG_POWER8_INLINE void gcm_fixed_body(const void *sched, const void *hkey, const uint8_t nonce[12],
+                                     const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                                     size_t len, uint8_t tag[16], int decrypt, int t, unsigned rounds)
+{
+    const struct power8_hkey *hk = (const struct power8_hkey *)hkey;
+    const int nd = t - 1; /* data blocks; the last one partial if rem */
+    const size_t rem = len % 16;
+    _Alignas(16) uint8_t buf[16], abuf[16];
+    struct power8_gf_sum s;
+    p8_gf_sum_zero(&s);
+    /* the lo, mid and hi rows of H_k are 128 bytes apart: one address per power, two offsets held in
+       registers (hidden from GCC, which would otherwise add an addi per load) */
+    long o128 = 128, o256 = 256;
+    __asm__("" : "+r"(o128), "+r"(o256));
+
+    if (rem) pad_partial(buf, in + 16 * (nd - 1), rem);
+    if (decrypt) {
+        /* GHASH first, from the ciphertext: out may be in */
+        fixed_hash_aad(&s, hk, aad, aad_len, (size_t)t, abuf);
+        _Pragma("GCC unroll 8") for (int i = 0; i < nd; i++) {
+            p8_u8 c = i == nd - 1 && rem ? p8_load_aes(buf) : p8_data_to_aes(p8_load_data_at(in, 16 * i));
+            fixed_mul_add(&s, hk, o128, o256, c, t - i);
+        }
     }
 
-VG_POWER8_TARGET
-void P8_FN(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
-                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
-{
-    P8_SHORT_DISPATCH(seal)
+    /* the AES, one batch: inc32^1(J0) .. inc32^nd(J0), then J0 */
+    struct power8_round_keys rk;
+    p8_load_keys(&rk, sched, rounds);
+    uint64_t n_hi = vg_load64_be(nonce), n_lo = ((uint64_t)vg_load32_be(nonce + 8) << 32) | 1;
+    p8_u8 j0 = (p8_u8)(p8_u64){n_lo, n_hi}, ctr = j0; /* as in gcm_short_body */
+    p8_u8 b[8];
+    _Pragma("GCC unroll 8") for (int i = 0; i < nd; i++) {
+        ctr = p8_inc32(ctr);
+        __asm__("" : "+v"(ctr));
+        b[i] = vec_xor(ctr, rk.k[0]);
+    }
+    b[nd] = vec_xor(j0, rk.k[0]);
+    p8_encrypt_rounds(&rk, b, t);
+
+    /* the data; seal keeps C (AES order) in b[i] for GHASH */
+    _Pragma("GCC unroll 8") for (int i = 0; i < nd; i++) {
+        if (i == nd - 1 && rem) {
+            p8_u8 y = vec_xor(p8_load_aes(buf), b[i]);
+            if (!decrypt) y = vec_and(y, partial_mask(rem)); /* C_n* || 0^u for GHASH */
+            p8_store_aes(y, buf);
+            copy_partial(out + 16 * i, buf, rem);
+            b[i] = y;
+        } else if (decrypt) { /* as CTR: the keystream to the data layout, no conversion of the data */
+            p8_store_data_at(vec_xor(p8_aes_to_data(b[i]), p8_load_data_at(in, 16 * i)), out, 16 * i);
+        } else {
+            b[i] = vec_xor(b[i], p8_data_to_aes(p8_load_data_at(in, 16 * i)));
+            p8_store_data_at(p8_aes_to_data(b[i]), out, 16 * i);
+        }
+    }
+    if (!decrypt) {
+        /* the sum of products does not care about order: C first, so its registers die before the
+           AAD loop */
+        _Pragma("GCC unroll 8") for (int i = 0; i < nd; i++) fixed_mul_add(&s, hk, o128, o256, b[i], t - i);
+        fixed_hash_aad(&s, hk, aad, aad_len, (size_t)t, abuf);
+    }
+    fixed_mul_add(&s, hk, o128, o256, (p8_u8)(p8_u64){(uint64_t)len * 8, (uint64_t)aad_len * 8}, 1);
+    p8_store_aes(vec_xor(b[nd], p8_gf_reduce(&s)), tag);
+    vec_st(vec_splats((unsigned char)0), 0, buf);
+    vec_st(vec_splats((unsigned char)0), 0, abuf);
+    __asm__ __volatile__("" : : "r"(buf), "r"(abuf) : "memory");
 }
 
-VG_POWER8_TARGET
-void P8_FN(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
-                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
-{
-    P8_SHORT_DISPATCH(open)
-}
+#define P8_FIXED_FN(name, decrypt, t, rounds)                                                            \
+    __attribute__((noinline)) VG_INTERNAL VG_POWER8_TARGET void name(P8_SHORT_ARGS);                   \
+    __attribute__((noinline)) VG_INTERNAL VG_POWER8_TARGET void name(P8_SHORT_ARGS)                    \
+    {                                                                                                    \
+        gcm_fixed_body(sched, hkey, nonce, aad, aad_len, in, out, len, tag, decrypt, t, rounds); \
+    }
+#define P8_FIXED_FNS(dir, decrypt, t)                     \
+    P8_FIXED_FN(P8_FN(dir##_fixed_##t##_10), decrypt, t, 10) \
+    P8_FIXED_FN(P8_FN(dir##_fixed_##t##_12), decrypt, t, 12) \
+    P8_FIXED_FN(P8_FN(dir##_fixed_##t##_14), decrypt, t, 14)
+P8_FIXED_FNS(seal, 0, 1)
+P8_FIXED_FNS(seal, 0, 2)
+P8_FIXED_FNS(seal, 0, 3)
+P8_FIXED_FNS(seal, 0, 4)
+P8_FIXED_FNS(seal, 0, 5)
+P8_FIXED_FNS(seal, 0, 6)
+P8_FIXED_FNS(seal, 0, 7)
+P8_FIXED_FNS(open, 1, 1)
+P8_FIXED_FNS(open, 1, 2)
+P8_FIXED_FNS(open, 1, 3)
+P8_FIXED_FNS(open, 1, 4)
+P8_FIXED_FNS(open, 1, 5)
+P8_FIXED_FNS(open, 1, 6)
+P8_FIXED_FNS(open, 1, 7)
+
+/* Which copy runs: the public lengths and the key length pick a row and a column of a table of the
+   copies' addresses, and the copy is entered by a tail branch with the caller's arguments untouched.
+   Written in assembly because GCC, given the 27 possible tail calls in C, first moved all nine
+   arguments to callee-saved registers (and saved those): 41-51 instructions against about 22 here.
+     nd = ceil(len / 16), a = ceil(aad_len / 16), t = nd + 1, m = a + t
+     row = nd (= t - 1)   if m <= 8 and t <= 7   (the fixed copies, t = 1..7)
+           7              else if len <= 96      (the general copy without the 8-block group)
+           8              else                   (the general copy with it)
+     column = (rounds - 10) / 2                  (AES-128, -192, -256)
+   ELFv2: the copies are entered at their global entry point with r12 = their address, so they set
+   up their own TOC pointer; r3..r10 and the stack argument (tag) are the caller's. */
+#define P8_STR2(x) #x
+#define P8_STR(x) P8_STR2(x)
+#define P8_ROW(dir, t) ".long " P8_STR(P8_FN(dir##_fixed_##t##_10)) "-1b\n.long " P8_STR(P8_FN(dir##_fixed_##t##_12)) \
+    "-1b\n.long " P8_STR(P8_FN(dir##_fixed_##t##_14)) "-1b\n"
+#define P8_DISPATCH_ASM(name, dir)                                                                   \
+    __asm__(".text\n"                                                                                 \
+            ".globl " name "\n"                                                                       \
+            ".hidden " name "\n"                                                                      \
+            ".type " name ",@function\n"                                                              \
+            ".p2align 4\n" name ":\n"                                                                 \
+            "0: addis 2,12,.TOC.-0b@ha\n"                                                             \
+            "addi 2,2,.TOC.-0b@l\n"                                                                   \
+            ".localentry " name ",.-" name "\n"                                                       \
+            "addi 11,10,15\n"  /* r11 = nd = (len + 15) >> 4 */                                       \
+            "srdi 11,11,4\n"                                                                          \
+            "addi 12,7,15\n"   /* r12 = a + nd = m - 1 */                                             \
+            "srdi 12,12,4\n"                                                                          \
+            "add 12,12,11\n"                                                                          \
+            "lwz 0,240(3)\n"   /* r0 = rounds (struct power8_sched) */                                \
+            "cmpldi 12,7\n"                                                                           \
+            "bgt 2f\n"                                                                                \
+            "cmpldi 11,6\n"                                                                           \
+            "ble 3f\n"                                                                                \
+            "2: li 11,7\n"     /* the general copies */                                               \
+            "cmpldi 10,96\n"                                                                          \
+            "ble 3f\n"                                                                                \
+            "li 11,8\n"                                                                               \
+            "3: mulli 11,11,12\n" /* row * 3 entries * 4 bytes */                                     \
+            "sldi 0,0,1\n"    /* + column * 4 = 2 rounds - 20 (addi cannot take r0 as a source) */   \
+            "add 11,11,0\n"                                                                           \
+            "addi 11,11,-20\n"                                                                        \
+            "addis 12,2,.L" name "_table@toc@ha\n" /* r12 = the table (TOC-relative) */              \
+            "addi 12,12,.L" name "_table@toc@l\n"                                                     \
+            "lwax 0,12,11\n"                                                                          \
+            "add 12,12,0\n"                                                                           \
+            "mtctr 12\n"                                                                              \
+            "bctr\n"                                                                                  \
+            ".L" name "_table:\n"                                                                     \
+            "1:\n" P8_ROW(dir, 1) P8_ROW(dir, 2) P8_ROW(dir, 3) P8_ROW(dir, 4) P8_ROW(dir, 5)        \
+            P8_ROW(dir, 6) P8_ROW(dir, 7)                                                             \
+            ".long " P8_STR(P8_FN(dir##_short_10)) "-1b\n.long " P8_STR(P8_FN(dir##_short_12))        \
+            "-1b\n.long " P8_STR(P8_FN(dir##_short_14)) "-1b\n"                                       \
+            ".long " P8_STR(P8_FN(dir##_short_large_10)) "-1b\n.long " P8_STR(P8_FN(dir##_short_large_12)) \
+            "-1b\n.long " P8_STR(P8_FN(dir##_short_large_14)) "-1b\n"                                 \
+            ".size " name ",.-" name "\n")
+P8_DISPATCH_ASM(P8_STR(P8_FN(gcm_seal_short)), seal);
+P8_DISPATCH_ASM(P8_STR(P8_FN(gcm_open_short)), open);
