@@ -365,7 +365,7 @@ void vg_aes_gcm_key_wipe(vg_aes_gcm_key *k)
 /* One shot                                                                                        */
 
 /* The checks seal and open share, in the documented order (vg.h). */
-static int check_one_shot(const struct vg_aes_gcm_key_state *key, const uint8_t *nonce, size_t nonce_len,
+static inline __attribute__((always_inline)) int check_one_shot(const struct vg_aes_gcm_key_state *key, const uint8_t *nonce, size_t nonce_len,
                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                           const uint8_t *out, const uint8_t *tag, size_t tag_len)
 {
@@ -396,6 +396,10 @@ static int vg_aes_gcm_seal_body(const vg_aes_gcm_key *k, const uint8_t *nonce, s
     uint8_t full[16];
     const struct vg_impl *impl = key->aes.impl;
     if (short_path(impl, nonce_len, aad_len, len)) {
+        if (tag_len == 16) { /* straight into the caller's tag: no copy and no wipe */
+            impl->gcm_seal_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, tag);
+            return VG_OK;
+        }
         impl->gcm_seal_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
         memcpy(tag, full, tag_len);
         vg_wipe(full, sizeof full);
