@@ -313,6 +313,19 @@ static void test_differential(const struct aead *m)
             diff_one(m, m->key_lens[r % m->n_key_lens], m->nonce_default, edge_aads[a], edge_lens[i], m->tag_lens[0],
                      (r % 2 ? F_UNALIGNED : 0) | (r % 3 == 0 ? F_INPLACE : 0));
         }
+    /* (data, AAD) lengths on both sides of the implementations' whole-message short paths for
+       one-shot GCM (armv8: <= 192 B of data, <= 48 B of AAD, 12-byte nonce), with partial and whole
+       last blocks of each */
+    static const size_t short_lens[] = {0, 1, 15, 16, 17, 63, 64, 65, 100, 176, 191, 192, 193, 208};
+    static const size_t short_aads[] = {0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 64};
+    for (size_t i = 0; i < sizeof short_lens / sizeof short_lens[0]; i++)
+        for (size_t j = 0; j < sizeof short_aads / sizeof short_aads[0]; j++) {
+            size_t r = i * 5 + j;
+            if (quick && r % 3 != 0 && short_lens[i] != 192 && short_aads[j] != 48) continue;
+            diff_one(m, m->key_lens[r % m->n_key_lens], m->nonce_default, short_aads[j], short_lens[i],
+                     m->tag_lens[(r / 3) % m->n_tag_lens],
+                     (r % 2 ? F_UNALIGNED : 0) | (r % 3 == 1 ? F_INPLACE : 0) | (r % 5 == 0 ? F_NULL_EMPTY : 0));
+        }
     /* longer AAD: block edges, and CCM's switch from the 2-byte to the 6-byte length encoding at
        2^16 - 2^8 = 65280 (SP 800-38C A.2.2) */
     static const size_t aad_long[] = {255, 256, 257, 1000, 4096, 65279, 65280, 65281};
@@ -440,7 +453,9 @@ static void test_tag_length_mismatch(const struct aead *m)
 
 static void test_forgery(const struct aead *m)
 {
-    static const size_t shapes[][2] = {{0, 0}, {0, 7}, {1, 0}, {15, 3}, {16, 16}, {17, 20}, {33, 1}};
+    /* (AAD, data) lengths; the last two at the armv8 short-GCM limits (48, 192) and just past them */
+    static const size_t shapes[][2] = {{0, 0}, {0, 7}, {1, 0}, {15, 3}, {16, 16}, {17, 20}, {33, 1},
+                                       {48, 192}, {49, 193}};
     const size_t n_shapes = sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s < n_shapes; s++) {
         if (vgt_quick() && s % 2) continue;

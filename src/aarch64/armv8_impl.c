@@ -46,14 +46,25 @@ static unsigned detect(void)
 
 static atomic_uint cached_features; /* detect() | DETECTED once detection ran, else 0 */
 
-unsigned vg_aarch64_features(void)
+/* The first call's path, out of line: inlined, it would make every caller of vg_aarch64_features
+   (vg_arch_secret_enter runs in every public call) save registers for a call it never makes. */
+static __attribute__((noinline, cold)) unsigned detect_and_cache(void)
+{
+    unsigned f = detect() | DETECTED;
+    atomic_store_explicit(&cached_features, f, memory_order_relaxed);
+    return f;
+}
+
+static inline unsigned features(void)
 {
     unsigned f = atomic_load_explicit(&cached_features, memory_order_relaxed);
-    if (!(f & DETECTED)) {
-        f = detect() | DETECTED;
-        atomic_store_explicit(&cached_features, f, memory_order_relaxed);
-    }
+    if (__builtin_expect(!(f & DETECTED), 0)) f = detect_and_cache();
     return f & ~DETECTED;
+}
+
+unsigned vg_aarch64_features(void)
+{
+    return features();
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -66,7 +77,7 @@ unsigned vg_aarch64_features(void)
  */
 uint64_t vg_arch_secret_enter(void)
 {
-    if (!(vg_aarch64_features() & VG_AARCH64_DIT)) return 0;
+    if (!(features() & VG_AARCH64_DIT)) return 0;
     uint64_t saved;
     __asm__ volatile("mrs %0, " DIT_SYSREG : "=r"(saved));
     __asm__ volatile("msr " DIT_SYSREG ", %0" : : "r"(DIT_BIT) : "memory");

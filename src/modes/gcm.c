@@ -365,7 +365,7 @@ void vg_aes_gcm_key_wipe(vg_aes_gcm_key *k)
 /* One shot                                                                                        */
 
 /* The checks seal and open share, in the documented order (vg.h). */
-static int check_one_shot(const struct vg_aes_gcm_key_state *key, const uint8_t *nonce, size_t nonce_len,
+static inline __attribute__((always_inline)) int check_one_shot(const struct vg_aes_gcm_key_state *key, const uint8_t *nonce, size_t nonce_len,
                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                           const uint8_t *out, const uint8_t *tag, size_t tag_len)
 {
