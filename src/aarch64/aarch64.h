@@ -64,6 +64,8 @@ size_t armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter
 
 /* The kernels built twice (armv8_kernels.inc): _base with EOR, _sha3 with EOR3. */
 #define ARMV8_DECLARE_VARIANT(suffix)                                                                  \
+    void armv8_aes_expand_key_##suffix(void *sched, const uint8_t *key, size_t key_len,                \
+                                       int want_decrypt) VG_INTERNAL;                                  \
     void armv8_aes_ctr32_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,           \
                                   uint8_t *out, size_t nblocks) VG_INTERNAL;                           \
     void armv8_aes_ctr32_le_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,        \

@@ -9,9 +9,10 @@
  * armv8-a and runs on a CPU without the extension.
  *
  * Files:
- *   armv8_aes.c      key expansion (aese as SubWord), ECB both ways, CBC-MAC and the fused CCM kernels
- *   armv8_kernels.inc the EOR3-sensitive kernels: CTR32 (inc32), CTR32-LE (RFC 8452), GHASH/POLYVAL
- *                    update and the stitched GCM seal/open; included twice:
+ *   armv8_aes.c      ECB both ways, CBC-MAC and the fused CCM kernels
+ *   armv8_kernels.inc the EOR3-sensitive kernels: key expansion (aese as SubWord), CTR32 (inc32),
+ *                    CTR32-LE (RFC 8452), GHASH/POLYVAL update, the stitched GCM seal/open and the
+ *                    whole-message short GCM; included twice:
  *   armv8_base.c     ... with plain EOR (any ARMv8 CPU with AES+PMULL)
  *   armv8_sha3.c     ... with EOR3 (FEAT_SHA3: Neoverse N2/V1/V2, Apple M1+, Cortex-A510+)
  *   armv8_ghash.c    H powers for GHASH and POLYVAL (the maths is in docs/aarch64.md and aesni_ghash.c)
@@ -241,6 +242,17 @@ VG_ARMV8_INLINE void armv8_store_partial(uint8_t *p, uint8x16_t v, size_t r)
 static const uint8_t armv8_mask_table[32] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 };
+
+/* Key expansion constants: Rcon[i] = x^i in GF(2^8) in byte 0 of columns 0 and 1 of a block, zero
+   elsewhere (armv8_kernels.inc folds it into the prefix XOR), and the TBL index that broadcasts
+   RotWord(word 3) into all four columns. */
+#define ARMV8_RC(x) {(x), 0, 0, 0, (x)}
+static const uint8_t armv8_rcon_col01[10][16] = {
+    ARMV8_RC(0x01), ARMV8_RC(0x02), ARMV8_RC(0x04), ARMV8_RC(0x08), ARMV8_RC(0x10),
+    ARMV8_RC(0x20), ARMV8_RC(0x40), ARMV8_RC(0x80), ARMV8_RC(0x1b), ARMV8_RC(0x36)};
+#undef ARMV8_RC
+static const uint8_t armv8_rot_word3_idx[16] = {13, 14, 15, 12, 13, 14, 15, 12,
+                                                13, 14, 15, 12, 13, 14, 15, 12};
 
 /* Byte reversal of a whole block: GCM's bit order <-> POLYVAL's (aesni_ghash.c section 2). */
 static const uint8_t armv8_reverse_idx[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};

@@ -1,106 +1,10 @@
 /*
- * armv8_aes.c — AES with the AArch64 Cryptographic Extension: key expansion, ECB both ways, the
- * CBC-MAC chain and the fused CCM kernels (SP 800-38C).
+ * armv8_aes.c — AES with the AArch64 Cryptographic Extension: ECB both ways, the CBC-MAC chain and
+ * the fused CCM kernels (SP 800-38C). (Key expansion is in armv8_kernels.inc: it uses EOR3.)
  *
  * CPU features: FEAT_AES (VG_ARMV8_TARGET). Bulk ECB keeps 8 blocks in flight with a 4/2/1 tail.
  */
 #include "armv8.h"
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Key expansion (FIPS 197 §5.2)                                                                    */
-/*
- * SubWord with AESE: AESE(s, 0) = ShiftRows(SubBytes(s)). If the four 32-bit columns of s hold the
- * same word w, ShiftRows (which only moves bytes between columns within a row) changes nothing, so
- * every column of the result is SubWord(w). One TBL broadcasts the word (rotated, for RotWord) into
- * all four columns, AESE with a zero key substitutes it, one EOR adds Rcon: "temp = SubWord(RotWord(
- * w[i-1])) ^ Rcon" of FIPS 197 in every column.
- * The next Nk words are w[i..] = w[i-Nk..] ^ running XORs: w[i] = w[i-Nk] ^ temp, w[i+1] = w[i+1-Nk] ^
- * w[i] = w[i+1-Nk] ^ w[i-Nk] ^ temp, ..., so four new words = prefix_xor(old four) ^ temp with
- * prefix_xor(v)[j] = v[0] ^ ... ^ v[j] (two EXT+EOR steps: shift by one word, then by two).
- */
-
-VG_ARMV8_INLINE uint8x16_t prefix_xor(uint8x16_t v)
-{
-    const uint8x16_t z = vdupq_n_u8(0);
-    v = veorq_u8(v, vextq_u8(z, v, 12)); /* (v0, v0^v1, v1^v2, v2^v3): EXT moves v up by one word */
-    return veorq_u8(v, vextq_u8(z, v, 8)); /* (v0, v0^v1, v0^v1^v2, v0^..^v3) */
-}
-
-/* SubWord(RotWord(word w of v)) ^ rc in every column. RotWord([a0 a1 a2 a3]) = [a1 a2 a3 a0]. */
-VG_ARMV8_INLINE uint8x16_t sub_rot_word(uint8x16_t v, int w, uint32_t rc)
-{
-    const uint8_t b0 = (uint8_t)(4 * w), b1 = (uint8_t)(b0 + 1), b2 = (uint8_t)(b0 + 2), b3 = (uint8_t)(b0 + 3);
-    const uint8_t idx[16] = {b1, b2, b3, b0, b1, b2, b3, b0, b1, b2, b3, b0, b1, b2, b3, b0};
-    uint8x16_t s = vaeseq_u8(vqtbl1q_u8(v, vld1q_u8(idx)), vdupq_n_u8(0));
-    return veorq_u8(s, vreinterpretq_u8_u32(vdupq_n_u32(rc)));
-}
-
-/* SubWord(word 3 of v) in every column (AES-256's middle step: no rotation, no Rcon). */
-VG_ARMV8_INLINE uint8x16_t sub_word3(uint8x16_t v)
-{
-    uint8x16_t w = vreinterpretq_u8_u32(vdupq_laneq_u32(vreinterpretq_u32_u8(v), 3));
-    return vaeseq_u8(w, vdupq_n_u8(0));
-}
-
-/* Rcon[i] = x^(i-1) in GF(2^8); 32-bit little-endian so that byte 0 of each column gets it. */
-static const uint32_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
-
-VG_ARMV8_TARGET
-void armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
-{
-    struct armv8_sched *s = (struct armv8_sched *)sched;
-    unsigned rounds = (unsigned)(key_len / 4 + 6);
-    s->rounds = rounds;
-    s->has_decrypt = 0;
-    if (key_len == 16) {
-        uint8x16_t k = vld1q_u8(key);
-        vst1q_u8(s->enc[0], k);
-        for (int i = 0; i < 10; i++) {
-            k = veorq_u8(prefix_xor(k), sub_rot_word(k, 3, rcon[i]));
-            vst1q_u8(s->enc[i + 1], k);
-        }
-    } else if (key_len == 24) {
-        /* Nk = 6: a = w[6j..6j+3], b = w[6j+4..6j+5] (low half). One step makes 6 words:
-           a' = prefix_xor(a) ^ SubWord(RotWord(w[6j+5])) ^ Rcon and b' = (b0, b0^b1) ^ a'[3]
-           (w[6j+10] = w[6j+4] ^ w[6j+9], w[6j+11] = w[6j+5] ^ w[6j+10]). The words go out in order
-           as one flat array: 52 are needed, 8 steps write 54; the two extra land in bytes 208..215
-           of enc[] (unused by 12 rounds) and are cleared. */
-        uint8_t *w = &s->enc[0][0];
-        const uint8x16_t z = vdupq_n_u8(0);
-        uint8x16_t a = vld1q_u8(key);
-        uint8x16_t b = vcombine_u8(vld1_u8(key + 16), vdup_n_u8(0));
-        vst1q_u8(w, a);
-        vst1_u8(w + 16, vget_low_u8(b));
-        for (int j = 1; j <= 8; j++) {
-            a = veorq_u8(prefix_xor(a), sub_rot_word(b, 1, rcon[j - 1]));
-            /* lanes 0, 1 of b' are right; lanes 2, 3 are never stored nor read as words 0, 1 */
-            b = veorq_u8(veorq_u8(b, vextq_u8(z, b, 12)),
-                         vreinterpretq_u8_u32(vdupq_laneq_u32(vreinterpretq_u32_u8(a), 3)));
-            vst1q_u8(w + 24 * j, a);
-            vst1_u8(w + 24 * j + 16, vget_low_u8(b));
-        }
-        memset(w + 208, 0, 8);
-    } else {
-        /* Nk = 8: a = w[8j..8j+3], b = w[8j+4..8j+7]; a' takes SubWord(RotWord(b[3])) ^ Rcon and b'
-           takes SubWord(a'[3]) (FIPS 197: the extra SubWord when i mod Nk = 4 and Nk > 6). */
-        uint8x16_t a = vld1q_u8(key), b = vld1q_u8(key + 16);
-        vst1q_u8(s->enc[0], a);
-        vst1q_u8(s->enc[1], b);
-        for (int j = 1; j <= 7; j++) {
-            a = veorq_u8(prefix_xor(a), sub_rot_word(b, 3, rcon[j - 1]));
-            vst1q_u8(s->enc[2 * j], a);
-            if (j == 7) break;
-            b = veorq_u8(prefix_xor(b), sub_word3(a));
-            vst1q_u8(s->enc[2 * j + 1], b);
-        }
-    }
-    if (want_decrypt) {
-        s->has_decrypt = 1;
-        vst1q_u8(s->dec[0], vld1q_u8(s->enc[rounds]));
-        for (unsigned i = 1; i < rounds; i++) vst1q_u8(s->dec[i], vaesimcq_u8(vld1q_u8(s->enc[rounds - i])));
-        vst1q_u8(s->dec[rounds], vld1q_u8(s->enc[0]));
-    }
-}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* ECB                                                                                              */
