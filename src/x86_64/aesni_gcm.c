@@ -208,8 +208,10 @@ VG_AESNI_INLINE __m128i short_pass(const struct aesni_round_keys *rk, const stru
     const __m128i shuf = aesni_swap_last_word_mask(), bswap = aesni_byte_reverse_mask();
     const size_t last = n ? rb - (size_t)(16 * (n - 1)) : 0;
     __m128i b[9], x[9];
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         b[i] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi32(ctr, _mm_set_epi32(i, 0, 0, 0)), shuf), rk->k[0]);
+        x[i] = _mm_setzero_si128(); /* (set below for open; gcc -O2 cannot see that) */
+    }
     if (decrypt) {
         for (int i = 0; i < n; i++) {
             x[i] = i == n - 1 ? load_bytes(in + 16 * i, last) : _mm_loadu_si128((const __m128i *)(in + 16 * i));
