@@ -301,8 +301,9 @@ VG_AESNI_INLINE void gcm_short(const void *sched, const void *hkey, const uint8_
     int with_lengths = pos0 + rest + 1 <= AESNI_HPOWERS;
     size_t top = pos0 + rest + (size_t)with_lengths;
     size_t rb = len - done;
-    const uint8_t *pin = in + done;
-    uint8_t *pout = out + done;
+    /* (in and out may be NULL when len is 0, and then done is 0: no offset is applied to them) */
+    const uint8_t *pin = done ? in + done : in;
+    uint8_t *pout = done ? out + done : out;
     __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
     __m128i e;
 #define SHORT_PASS(nb) e = short_pass(&rk, hk, &s, ctr, j0, pin, pout, rb, (nb), pos0, top, acc_data, decrypt)

@@ -794,8 +794,9 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     size_t rb = len - done;
     vv_t base = VV_NAME(ctr_base)(c, 1);
     __m128i e;
-    const uint8_t *pin = in + done;
-    uint8_t *pout = out + done;
+    /* (in and out may be NULL when len is 0, and then done is 0: no offset is applied to them) */
+    const uint8_t *pin = done ? in + done : in;
+    uint8_t *pout = done ? out + done : out;
     /* acc goes into the first data block if there is one, else into the length block */
     __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
 #define VV_SHORT_PASS(nv) e = VV_NAME(short_pass)(&rk, hk, &s, base, j0, pin, pout, rb, (nv), pos0, top, acc_data, decrypt)
