@@ -208,8 +208,10 @@ VG_AESNI_INLINE __m128i short_pass(const struct aesni_round_keys *rk, const stru
     const __m128i shuf = aesni_swap_last_word_mask(), bswap = aesni_byte_reverse_mask();
     const size_t last = n ? rb - (size_t)(16 * (n - 1)) : 0;
     __m128i b[9], x[9];
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         b[i] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi32(ctr, _mm_set_epi32(i, 0, 0, 0)), shuf), rk->k[0]);
+        x[i] = _mm_setzero_si128(); /* (set below for open; gcc -O2 cannot see that) */
+    }
     if (decrypt) {
         for (int i = 0; i < n; i++) {
             x[i] = i == n - 1 ? load_bytes(in + 16 * i, last) : _mm_loadu_si128((const __m128i *)(in + 16 * i));
@@ -299,8 +301,9 @@ VG_AESNI_INLINE void gcm_short(const void *sched, const void *hkey, const uint8_
     int with_lengths = pos0 + rest + 1 <= AESNI_HPOWERS;
     size_t top = pos0 + rest + (size_t)with_lengths;
     size_t rb = len - done;
-    const uint8_t *pin = in + done;
-    uint8_t *pout = out + done;
+    /* (in and out may be NULL when len is 0, and then done is 0: no offset is applied to them) */
+    const uint8_t *pin = done ? in + done : in;
+    uint8_t *pout = done ? out + done : out;
     __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
     __m128i e;
 #define SHORT_PASS(nb) e = short_pass(&rk, hk, &s, ctr, j0, pin, pout, rb, (nb), pos0, top, acc_data, decrypt)

@@ -436,6 +436,17 @@ VV_INLINE vv_t VV_NAME(dot_lanes)(vv_t a, vv_t b)
     return VV_NAME(gf_reduce_lanes)(&s);
 }
 
+/* a dot a: (a1 x^64 + a0)^2 = a1^2 x^128 + a0^2 in GF(2)[x], two products; mid = lo ^ hi makes the
+   Karatsuba middle term of aesni_gf_reduce zero */
+VV_INLINE __m128i VV_NAME(square)(__m128i a)
+{
+    struct aesni_gf_sum s;
+    s.lo = _mm_clmulepi64_si128(a, a, 0x00);
+    s.hi = _mm_clmulepi64_si128(a, a, 0x11);
+    s.mid = _mm_xor_si128(s.lo, s.hi);
+    return aesni_gf_reduce(&s);
+}
+
 /* The powers H_1..H_GROUP of the POLYVAL key h (register form), all in registers, by doubling: with
    v[0..c) holding H_1..H_(c*LANES) in lane order, H_(c*LANES + j) = H_j dot H_(c*LANES), so
    v[c..2c) = v[0..c) times the last lane of v[c-1] broadcast. log2 of the count dependent products
@@ -451,21 +462,29 @@ VV_INLINE void VV_NAME(store_powers)(struct VV_NAME(hkey) *hk, __m128i h1)
     v[0] = VV_NAME(dot_lanes)(vv_bcast128(h1), _mm256_set_m128i(h1, one));
 #else
     /* [H_1, H_2, H_1, H_2] dot [ONE, ONE, H_2, H_2] = [H_1, H_2, H_3, H_4] */
-    __m128i h2 = _mm512_castsi512_si128(VV_NAME(dot_lanes)(vv_bcast128(h1), vv_bcast128(h1)));
+    __m128i h2 = VV_NAME(square)(h1);
     __m256i h12 = _mm256_set_m128i(h2, h1);
     __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h12), h12, 1);
     __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
     v[0] = VV_NAME(dot_lanes)(a, b);
 #endif
-    /* the doubling written out (constant indices keep every v[] in a register: as a loop over c, gcc
-       kept v[] on the stack and the set-up took twice as long) */
+    /* The doubling, written out (constant indices keep every v[] in a register: as a loop over c,
+       gcc kept v[] on the stack and the set-up took twice as long). The multipliers H_(2^k) come from
+       a chain of xmm squarings beside it (a square needs two products, no Karatsuba middle term, and
+       no lane broadcast out of the vector just computed), so each doubling waits for one vector
+       product only. */
     _Static_assert(VV_NVEC == 8, "store_powers doubles 1 -> 2 -> 4 -> 8 vectors");
-    vv_t top = vv_bcast_last_lane(v[0]);
+#if VV_LANES == 2
+    __m128i m1 = VV_NAME(square)(h1), m2 = VV_NAME(square)(m1), m3 = VV_NAME(square)(m2); /* H_2, H_4, H_8 */
+#else
+    __m128i m1 = VV_NAME(square)(h2), m2 = VV_NAME(square)(m1), m3 = VV_NAME(square)(m2); /* H_4, H_8, H_16 */
+#endif
+    vv_t top = vv_bcast128(m1);
     v[1] = VV_NAME(dot_lanes)(v[0], top);
-    top = vv_bcast_last_lane(v[1]);
+    top = vv_bcast128(m2);
     v[2] = VV_NAME(dot_lanes)(v[0], top);
     v[3] = VV_NAME(dot_lanes)(v[1], top);
-    top = vv_bcast_last_lane(v[3]);
+    top = vv_bcast128(m3);
     v[4] = VV_NAME(dot_lanes)(v[0], top);
     v[5] = VV_NAME(dot_lanes)(v[1], top);
     v[6] = VV_NAME(dot_lanes)(v[2], top);
@@ -673,6 +692,7 @@ VV_INLINE __m128i VV_NAME(short_pass)(const struct VV_NAME(round_keys) *rk, cons
     for (int i = 0; i < n; i++) {
         vv_t c = i ? vv_add32(base, VV_NAME(ctr_step)((uint32_t)(i * VV_LANES), 1)) : base;
         b[i] = vv_xor(vv_shuffle8(c, shuf), rk->k[0]);
+        x[i] = vv_zero(); /* (set below for open; gcc -O2 cannot see that) */
     }
     if (decrypt) {
         /* the ciphertext, loaded and hashed before anything is written */
@@ -774,8 +794,9 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     size_t rb = len - done;
     vv_t base = VV_NAME(ctr_base)(c, 1);
     __m128i e;
-    const uint8_t *pin = in + done;
-    uint8_t *pout = out + done;
+    /* (in and out may be NULL when len is 0, and then done is 0: no offset is applied to them) */
+    const uint8_t *pin = done ? in + done : in;
+    uint8_t *pout = done ? out + done : out;
     /* acc goes into the first data block if there is one, else into the length block */
     __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
 #define VV_SHORT_PASS(nv) e = VV_NAME(short_pass)(&rk, hk, &s, base, j0, pin, pout, rb, (nv), pos0, top, acc_data, decrypt)
