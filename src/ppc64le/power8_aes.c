@@ -91,42 +91,101 @@ static void expand_192(struct power8_sched *s, const uint8_t *key)
     vg_wipe(w, sizeof w);
 }
 
+/* The constants of the 16- and 32-byte key schedules, in one 16-byte aligned table so that one
+   address (two instructions) reaches them all. The two vperm masks are applied with an asm vperm
+   (asm_vperm), which takes the mask as the instruction does: register byte j (big-endian) selects
+   source byte mask[j]; lvx puts memory byte 15 - j in register byte j, so the table holds each mask
+   backwards. Given a constant-pool mask through vec_perm, GCC on little-endian would complement it
+   with an extra xxlnor every time.
+     raw_to_aes  mask[j] = 4 (j / 4) + 3 - j % 4 (reverse each word: lxvw4x's raw layout to AES order)
+     rot_word3   mask[j] = (13, 14, 15, 12)[j % 4] (RotWord(w[3]) in every word)
+     rc1, rc1b   the round constants 0x01 and 0x1b in the first byte of every word */
+struct expand_consts {
+    unsigned char raw_to_aes[16], rot_word3[16];
+    p8_u32 rc1, rc1b;
+};
+static const struct expand_consts expand_consts = {
+    {12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3},
+    {12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13},
+    {1u << 24, 1u << 24, 1u << 24, 1u << 24},
+    {0x1bu << 24, 0x1bu << 24, 0x1bu << 24, 0x1bu << 24}};
+_Static_assert(offsetof(struct expand_consts, rot_word3) == 16 && offsetof(struct expand_consts, rc1) == 32 &&
+                   offsetof(struct expand_consts, rc1b) == 48, "expand_consts layout");
+
+VG_POWER8_INLINE p8_u8 asm_vperm(p8_u8 x, p8_u8 mask)
+{
+    p8_u8 r;
+    __asm__("vperm %0,%1,%1,%2" : "=v"(r) : "v"(x), "v"(mask));
+    return r;
+}
+
+/* Round keys go out with stvx, which only has the (rA + rB) form: the offsets 16, 32, 48 are held in
+   registers (hidden from GCC, which would otherwise make one addi per store) and the base moves by 64
+   every four keys, so eleven stores cost five address instructions instead of ten. */
+struct key_store {
+    unsigned char *base;
+    long o16, o32, o48;
+};
+VG_POWER8_INLINE void key_store_init(struct key_store *ks, struct power8_sched *s)
+{
+    ks->base = s->rk[0];
+    ks->o16 = 16, ks->o32 = 32, ks->o48 = 48;
+    __asm__("" : "+r"(ks->o16), "+r"(ks->o32), "+r"(ks->o48));
+}
+/* round key i (a constant after unrolling) */
+VG_POWER8_INLINE void key_store(struct key_store *ks, p8_u8 v, int i)
+{
+    switch (i % 4) {
+    case 0: vec_st(v, 0, ks->base); break;
+    case 1: vec_st(v, ks->o16, ks->base); break;
+    case 2: vec_st(v, ks->o32, ks->base); break;
+    default: vec_st(v, ks->o48, ks->base); ks->base += 64; break;
+    }
+}
+
 VG_POWER8_TARGET
 void P8_FN(aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
     (void)want_decrypt; /* vncipher uses the encryption round keys in reverse (power8.h) */
     struct power8_sched *s = (struct power8_sched *)sched;
     s->rounds = (uint32_t)(key_len / 4 + 6);
-#define STORE_RK(v, i) p8_store_image((v), s->rk[i])
+    if (key_len == 24) {
+        expand_192(s, key);
+        return;
+    }
+    const struct expand_consts *c = &expand_consts;
+    __asm__("" : "+r"(c)); /* one address for the table, not one constant-pool load per member */
+    struct key_store ks;
+    key_store_init(&ks, s);
+    /* the table's rows at the store offsets already in registers: no addi */
+    const p8_u8 raw_to_aes = vec_ld(0, c->raw_to_aes), rot_word3 = vec_ld(ks.o16, c->raw_to_aes);
+    p8_u8 rc = vec_ld(ks.o32, c->raw_to_aes);
     if (key_len == 16) {
-        p8_u8 k = p8_load_aes(key);
-        p8_u8 rc = rcon_vector(0x01);
-        STORE_RK(k, 0);
-        for (int i = 1; i <= 10; i++) {
-            if (i == 9) rc = rcon_vector(0x1b); /* 0x80 doubled overflows the byte: x^8 = 0x1b */
-            k = vec_xor(prefix_xor(k), sub_rot_word3(k, rc));
-            rc = rcon_double(rc);
-            STORE_RK(k, i);
-        }
-    } else if (key_len == 32) {
-        /* a = w[8j..8j+3] (even round keys), b = w[8j+4..8j+7] (odd ones):
-           a' = prefix_xor(a) ^ SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ SubWord(a'[3]). */
-        p8_u8 a = p8_load_aes(key), b = p8_load_aes(key + 16);
-        p8_u8 rc = rcon_vector(0x01);
-        STORE_RK(a, 0);
-        STORE_RK(b, 1);
-        for (int i = 1; i <= 7; i++) {
-            a = vec_xor(prefix_xor(a), sub_rot_word3(b, rc));
-            rc = rcon_double(rc);
-            STORE_RK(a, 2 * i);
-            if (i == 7) break;
-            b = vec_xor(prefix_xor(b), sub_word3(a));
-            STORE_RK(b, 2 * i + 1);
+        p8_u8 k = asm_vperm(p8_load_raw(key), raw_to_aes);
+        key_store(&ks, k, 0);
+        _Pragma("GCC unroll 10") for (int i = 1; i <= 10; i++) {
+            if (i == 9) rc = vec_ld(ks.o48, c->raw_to_aes); /* 0x80 doubled overflows the byte: x^8 = 0x1b */
+            /* SubWord(RotWord(w3)) ^ Rcon in every word, XORed into the prefix XORs of k */
+            k = vec_xor(prefix_xor(k), vec_xor(p8_vsbox(asm_vperm(k, rot_word3)), rc));
+            if (i < 8 || i == 9) rc = rcon_double(rc); /* not after 8 (reloaded) or 10 (last) */
+            key_store(&ks, k, i);
         }
     } else {
-        expand_192(s, key);
+        /* a = w[8j..8j+3] (even round keys), b = w[8j+4..8j+7] (odd ones):
+           a' = prefix_xor(a) ^ SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ SubWord(a'[3])
+           (w[3] splatted with vspltw: no mask). */
+        p8_u8 a = asm_vperm(p8_load_raw(key), raw_to_aes), b = asm_vperm(p8_load_raw(key + 16), raw_to_aes);
+        key_store(&ks, a, 0);
+        key_store(&ks, b, 1);
+        _Pragma("GCC unroll 7") for (int i = 1; i <= 7; i++) {
+            a = vec_xor(prefix_xor(a), vec_xor(p8_vsbox(asm_vperm(b, rot_word3)), rc));
+            if (i < 7) rc = rcon_double(rc);
+            key_store(&ks, a, 2 * i);
+            if (i == 7) break;
+            b = vec_xor(prefix_xor(b), p8_vsbox((p8_u8)vec_splat((p8_u32)a, 0))); /* GCC element 0 = word 3 */
+            key_store(&ks, b, 2 * i + 1);
+        }
     }
-#undef STORE_RK
 }
 
 /* ---------------------------------------------------------------------------------------------- */
