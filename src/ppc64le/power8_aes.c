@@ -276,15 +276,49 @@ VG_POWER8_INLINE void ctr32_n(const struct power8_round_keys *rk, const struct p
         p8_store_data_at(vec_xor(p8_aes_to_data(b[i]), p8_load_data_at(in, off->o[i])), out, off->o[i]);
 }
 
+/* The 8-block loop's addressing: lxvw4x / stxvw4x (lxvb16x / stxvb16x) take (rA + rB), so each
+   block j has its own input and output base in + 16 j and out + 16 j (sixteen registers, set once,
+   hidden from GCC), and ONE index advances by 128 per iteration: one addi per 8 blocks instead of two
+   (in and out). */
+struct ctr_bases {
+    const uint8_t *in[8];
+    uint8_t *out[8];
+};
+
+VG_POWER8_INLINE void ctr32_8_indexed(const struct power8_round_keys *rk, const struct ctr_bases *bs, p8_u8 *ctr,
+                                      long idx)
+{
+    p8_u8 b[8];
+    for (int i = 0; i < 8; i++) {
+        b[i] = vec_xor(*ctr, rk->k[0]);
+        *ctr = p8_inc32(*ctr);
+        __asm__("" : "+v"(*ctr));
+    }
+    p8_encrypt_rounds(rk, b, 8);
+    for (int i = 0; i < 8; i++)
+        p8_store_data_at(vec_xor(p8_aes_to_data(b[i]), p8_load_data_at(bs->in[i], idx)), bs->out[i], idx);
+}
+
 VG_POWER8_INLINE void aes_ctr32_body(const void *sched, uint8_t counter[16], const uint8_t *in,
                                      uint8_t *out, size_t nblocks, unsigned rounds)
 {
     struct power8_round_keys rk;
     struct p8_offsets off;
     p8_load_keys(&rk, sched, rounds);
-    p8_offsets_init(&off);
     p8_u8 ctr = p8_load_aes(counter);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ctr32_n(&rk, &off, &ctr, in, out, 8);
+    if (nblocks >= 8) {
+        struct ctr_bases bs;
+        for (int j = 0; j < 8; j++) {
+            bs.in[j] = in + 16 * j;
+            bs.out[j] = out + 16 * j;
+            __asm__("" : "+r"(bs.in[j]), "+r"(bs.out[j]));
+        }
+        long idx = 0;
+        for (; nblocks >= 8; nblocks -= 8, idx += 128) ctr32_8_indexed(&rk, &bs, &ctr, idx);
+        in += idx;
+        out += idx;
+    }
+    p8_offsets_init(&off);
     if (nblocks & 4) { ctr32_n(&rk, &off, &ctr, in, out, 4); in += 64; out += 64; }
     if (nblocks & 2) { ctr32_n(&rk, &off, &ctr, in, out, 2); in += 32; out += 32; }
     if (nblocks & 1) ctr32_n(&rk, &off, &ctr, in, out, 1);
