@@ -84,7 +84,8 @@ struct vg_impl {
        aad_len <= gcm_short_max_aad (both public; the mode checks them, the kernel may rely on them).
        The mode's general path (state, staging buffer, several kernel calls) costs more than the AES
        and GHASH of a 64-byte message; these do the whole message in one call, in registers.
-       seal: out = the ciphertext of in, tag = the full 16-byte tag.
+       seal: out = the ciphertext of in, tag = the full 16-byte tag (for a 16-byte tag the mode passes
+       the caller's buffer: write it after the last read of in and aad).
        open: out = the plaintext of the ciphertext in (GHASH reads each block before out is written,
        so in == out is safe), tag = the full 16-byte tag the ciphertext should have; the mode compares
        it in constant time and zeroes out on a mismatch; open never sees the caller's tag. Both write

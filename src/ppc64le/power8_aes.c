@@ -91,42 +91,101 @@ static void expand_192(struct power8_sched *s, const uint8_t *key)
     vg_wipe(w, sizeof w);
 }
 
+/* The constants of the 16- and 32-byte key schedules, in one 16-byte aligned table so that one
+   address (two instructions) reaches them all. The two vperm masks are applied with an asm vperm
+   (asm_vperm), which takes the mask as the instruction does: register byte j (big-endian) selects
+   source byte mask[j]; lvx puts memory byte 15 - j in register byte j, so the table holds each mask
+   backwards. Given a constant-pool mask through vec_perm, GCC on little-endian would complement it
+   with an extra xxlnor every time.
+     raw_to_aes  mask[j] = 4 (j / 4) + 3 - j % 4 (reverse each word: lxvw4x's raw layout to AES order)
+     rot_word3   mask[j] = (13, 14, 15, 12)[j % 4] (RotWord(w[3]) in every word)
+     rc1, rc1b   the round constants 0x01 and 0x1b in the first byte of every word */
+struct expand_consts {
+    unsigned char raw_to_aes[16], rot_word3[16];
+    p8_u32 rc1, rc1b;
+};
+static const struct expand_consts expand_consts = {
+    {12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3},
+    {12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13},
+    {1u << 24, 1u << 24, 1u << 24, 1u << 24},
+    {0x1bu << 24, 0x1bu << 24, 0x1bu << 24, 0x1bu << 24}};
+_Static_assert(offsetof(struct expand_consts, rot_word3) == 16 && offsetof(struct expand_consts, rc1) == 32 &&
+                   offsetof(struct expand_consts, rc1b) == 48, "expand_consts layout");
+
+VG_POWER8_INLINE p8_u8 asm_vperm(p8_u8 x, p8_u8 mask)
+{
+    p8_u8 r;
+    __asm__("vperm %0,%1,%1,%2" : "=v"(r) : "v"(x), "v"(mask));
+    return r;
+}
+
+/* Round keys go out with stvx, which only has the (rA + rB) form: the offsets 16, 32, 48 are held in
+   registers (hidden from GCC, which would otherwise make one addi per store) and the base moves by 64
+   every four keys, so eleven stores cost five address instructions instead of ten. */
+struct key_store {
+    unsigned char *base;
+    long o16, o32, o48;
+};
+VG_POWER8_INLINE void key_store_init(struct key_store *ks, struct power8_sched *s)
+{
+    ks->base = s->rk[0];
+    ks->o16 = 16, ks->o32 = 32, ks->o48 = 48;
+    __asm__("" : "+r"(ks->o16), "+r"(ks->o32), "+r"(ks->o48));
+}
+/* round key i (a constant after unrolling) */
+VG_POWER8_INLINE void key_store(struct key_store *ks, p8_u8 v, int i)
+{
+    switch (i % 4) {
+    case 0: vec_st(v, 0, ks->base); break;
+    case 1: vec_st(v, ks->o16, ks->base); break;
+    case 2: vec_st(v, ks->o32, ks->base); break;
+    default: vec_st(v, ks->o48, ks->base); ks->base += 64; break;
+    }
+}
+
 VG_POWER8_TARGET
 void P8_FN(aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
     (void)want_decrypt; /* vncipher uses the encryption round keys in reverse (power8.h) */
     struct power8_sched *s = (struct power8_sched *)sched;
     s->rounds = (uint32_t)(key_len / 4 + 6);
-#define STORE_RK(v, i) p8_store_image((v), s->rk[i])
+    if (key_len == 24) {
+        expand_192(s, key);
+        return;
+    }
+    const struct expand_consts *c = &expand_consts;
+    __asm__("" : "+r"(c)); /* one address for the table, not one constant-pool load per member */
+    struct key_store ks;
+    key_store_init(&ks, s);
+    /* the table's rows at the store offsets already in registers: no addi */
+    const p8_u8 raw_to_aes = vec_ld(0, c->raw_to_aes), rot_word3 = vec_ld(ks.o16, c->raw_to_aes);
+    p8_u8 rc = vec_ld(ks.o32, c->raw_to_aes);
     if (key_len == 16) {
-        p8_u8 k = p8_load_aes(key);
-        p8_u8 rc = rcon_vector(0x01);
-        STORE_RK(k, 0);
-        for (int i = 1; i <= 10; i++) {
-            if (i == 9) rc = rcon_vector(0x1b); /* 0x80 doubled overflows the byte: x^8 = 0x1b */
-            k = vec_xor(prefix_xor(k), sub_rot_word3(k, rc));
-            rc = rcon_double(rc);
-            STORE_RK(k, i);
-        }
-    } else if (key_len == 32) {
-        /* a = w[8j..8j+3] (even round keys), b = w[8j+4..8j+7] (odd ones):
-           a' = prefix_xor(a) ^ SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ SubWord(a'[3]). */
-        p8_u8 a = p8_load_aes(key), b = p8_load_aes(key + 16);
-        p8_u8 rc = rcon_vector(0x01);
-        STORE_RK(a, 0);
-        STORE_RK(b, 1);
-        for (int i = 1; i <= 7; i++) {
-            a = vec_xor(prefix_xor(a), sub_rot_word3(b, rc));
-            rc = rcon_double(rc);
-            STORE_RK(a, 2 * i);
-            if (i == 7) break;
-            b = vec_xor(prefix_xor(b), sub_word3(a));
-            STORE_RK(b, 2 * i + 1);
+        p8_u8 k = asm_vperm(p8_load_raw(key), raw_to_aes);
+        key_store(&ks, k, 0);
+        _Pragma("GCC unroll 10") for (int i = 1; i <= 10; i++) {
+            if (i == 9) rc = vec_ld(ks.o48, c->raw_to_aes); /* 0x80 doubled overflows the byte: x^8 = 0x1b */
+            /* SubWord(RotWord(w3)) ^ Rcon in every word, XORed into the prefix XORs of k */
+            k = vec_xor(prefix_xor(k), vec_xor(p8_vsbox(asm_vperm(k, rot_word3)), rc));
+            if (i < 8 || i == 9) rc = rcon_double(rc); /* not after 8 (reloaded) or 10 (last) */
+            key_store(&ks, k, i);
         }
     } else {
-        expand_192(s, key);
+        /* a = w[8j..8j+3] (even round keys), b = w[8j+4..8j+7] (odd ones):
+           a' = prefix_xor(a) ^ SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ SubWord(a'[3])
+           (w[3] splatted with vspltw: no mask). */
+        p8_u8 a = asm_vperm(p8_load_raw(key), raw_to_aes), b = asm_vperm(p8_load_raw(key + 16), raw_to_aes);
+        key_store(&ks, a, 0);
+        key_store(&ks, b, 1);
+        _Pragma("GCC unroll 7") for (int i = 1; i <= 7; i++) {
+            a = vec_xor(prefix_xor(a), vec_xor(p8_vsbox(asm_vperm(b, rot_word3)), rc));
+            if (i < 7) rc = rcon_double(rc);
+            key_store(&ks, a, 2 * i);
+            if (i == 7) break;
+            b = vec_xor(prefix_xor(b), p8_vsbox((p8_u8)vec_splat((p8_u32)a, 0))); /* GCC element 0 = word 3 */
+            key_store(&ks, b, 2 * i + 1);
+        }
     }
-#undef STORE_RK
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -217,15 +276,49 @@ VG_POWER8_INLINE void ctr32_n(const struct power8_round_keys *rk, const struct p
         p8_store_data_at(vec_xor(p8_aes_to_data(b[i]), p8_load_data_at(in, off->o[i])), out, off->o[i]);
 }
 
+/* The 8-block loop's addressing: lxvw4x / stxvw4x (lxvb16x / stxvb16x) take (rA + rB), so each
+   block j has its own input and output base in + 16 j and out + 16 j (sixteen registers, set once,
+   hidden from GCC), and ONE index advances by 128 per iteration: one addi per 8 blocks instead of two
+   (in and out). */
+struct ctr_bases {
+    const uint8_t *in[8];
+    uint8_t *out[8];
+};
+
+VG_POWER8_INLINE void ctr32_8_indexed(const struct power8_round_keys *rk, const struct ctr_bases *bs, p8_u8 *ctr,
+                                      long idx)
+{
+    p8_u8 b[8];
+    for (int i = 0; i < 8; i++) {
+        b[i] = vec_xor(*ctr, rk->k[0]);
+        *ctr = p8_inc32(*ctr);
+        __asm__("" : "+v"(*ctr));
+    }
+    p8_encrypt_rounds(rk, b, 8);
+    for (int i = 0; i < 8; i++)
+        p8_store_data_at(vec_xor(p8_aes_to_data(b[i]), p8_load_data_at(bs->in[i], idx)), bs->out[i], idx);
+}
+
 VG_POWER8_INLINE void aes_ctr32_body(const void *sched, uint8_t counter[16], const uint8_t *in,
                                      uint8_t *out, size_t nblocks, unsigned rounds)
 {
     struct power8_round_keys rk;
     struct p8_offsets off;
     p8_load_keys(&rk, sched, rounds);
-    p8_offsets_init(&off);
     p8_u8 ctr = p8_load_aes(counter);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ctr32_n(&rk, &off, &ctr, in, out, 8);
+    if (nblocks >= 8) {
+        struct ctr_bases bs;
+        for (int j = 0; j < 8; j++) {
+            bs.in[j] = in + 16 * j;
+            bs.out[j] = out + 16 * j;
+            __asm__("" : "+r"(bs.in[j]), "+r"(bs.out[j]));
+        }
+        long idx = 0;
+        for (; nblocks >= 8; nblocks -= 8, idx += 128) ctr32_8_indexed(&rk, &bs, &ctr, idx);
+        in += idx;
+        out += idx;
+    }
+    p8_offsets_init(&off);
     if (nblocks & 4) { ctr32_n(&rk, &off, &ctr, in, out, 4); in += 64; out += 64; }
     if (nblocks & 2) { ctr32_n(&rk, &off, &ctr, in, out, 2); in += 32; out += 32; }
     if (nblocks & 1) ctr32_n(&rk, &off, &ctr, in, out, 1);
