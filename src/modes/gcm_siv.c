@@ -122,6 +122,12 @@ static void siv_ctr(const struct siv_message *msg, uint8_t counter[16], const ui
     }
 }
 
+/* 1 if the impl's whole-message kernels take this message (lengths are public). */
+static int siv_short_path(const struct vg_impl *impl, size_t aad_len, size_t len)
+{
+    return impl->gcm_siv_seal_short && len <= impl->gcm_siv_short_max && aad_len <= impl->gcm_siv_short_max_aad;
+}
+
 /* The checks seal and open share, in the header's order. Returns the master key state through *st. */
 static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state **st,
                      const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
@@ -169,6 +175,16 @@ static int vg_aes_gcm_siv_seal_body(const vg_aes_gcm_siv_key *k, const uint8_t *
     /* Copy the nonce: nothing then depends on caller memory that out or tag might overlap. */
     uint8_t n[SIV_NONCE_LEN];
     memcpy(n, nonce, SIV_NONCE_LEN);
+
+    if (siv_short_path(impl, aad_len, len)) {
+        /* one kernel call; the tag goes through a local block since the kernel reads in after
+           computing it (in, out and tag may overlap however the caller likes) */
+        uint8_t t[16];
+        impl->gcm_siv_seal_short(st->sched, st->key_len, n, aad, aad_len, in, out, len, t);
+        memcpy(tag, t, 16);
+        vg_wipe(t, sizeof t);
+        return VG_OK;
+    }
 
     struct siv_message msg;
     siv_derive(&msg, st, n);
@@ -220,6 +236,15 @@ static int vg_aes_gcm_siv_open_body(const vg_aes_gcm_siv_key *k, const uint8_t *
     memcpy(received, tag, 16);
     memcpy(counter, received, 16);
     counter[15] |= 0x80;
+
+    if (siv_short_path(impl, aad_len, len)) {
+        uint8_t expected[16];
+        impl->gcm_siv_open_short(st->sched, st->key_len, n, aad, aad_len, in, out, len, received, expected);
+        int rc_short = vg_open_finish(out, len, vg_ct_differ(expected, received, 16));
+        vg_wipe(expected, sizeof expected);
+        vg_wipe(counter, sizeof counter);
+        return rc_short;
+    }
 
     struct siv_message msg;
     siv_derive(&msg, st, n);

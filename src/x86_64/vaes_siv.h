@@ -1,0 +1,281 @@
+/*
+ * vaes_siv.h — whole-message AES-GCM-SIV (RFC 8452) for short messages, over the vector width of
+ * vaes_body.h: vaes512.c and vaes256.c include it right after vaes_body.h (same VV_* / vv_* macros,
+ * same target), and point gcm_siv_seal_short / gcm_siv_open_short of their tables at it.
+ *
+ * Why: GCM-SIV derives two keys per message (RFC 8452 §4), so the general path in gcm_siv.c pays, per
+ * message, an ECB call for the derivation, a full key expansion into a 3 KiB state, all VV_GROUP powers
+ * of the POLYVAL key, three POLYVAL calls, a one-block ECB call for the tag and a CTR call, then wipes
+ * the state. At 1 KiB that set-up was two thirds of the time. Here one call does the whole message:
+ *   1. Derivation: the 4 (AES-128) or 6 (AES-256) blocks LE32(i) || nonce through the master key side
+ *      by side in xmm registers (one AES latency for all of them).
+ *   2. From the derived halves, two independent chains that the out-of-order core overlaps because
+ *      nothing orders them: the K_enc expansion (aesenclast as SubWord, as aesni_aes.c does; the round
+ *      keys stay in registers) and the POLYVAL key's powers, only as many as this message uses:
+ *      min(VV_GROUP, blocks of AAD + data + 1), doubled LANES -> 2 -> 4 -> 8 vectors as far as needed
+ *      (the same doubling as store_powers in vaes_body.h). The powers go to a stack copy of the
+ *      vaes hkey layout (desc[GROUP - k] = H_k) so the hashing can load any run of them as one vector;
+ *      only the entries written are wiped.
+ *   3. POLYVAL(A || P || L) as one sum when the message is at most VV_GROUP blocks in all (block q of m
+ *      multiplied by H_(m - q), one reduction; the zero padding of A's and P's last blocks is the bytes
+ *      a byte-granular load leaves zero), else in pieces of VV_GROUP blocks, one reduction each, acc
+ *      XORed into each piece's first block (Horner over pieces: acc' = (acc ^ X_0) H^k ^ ... ).
+ *   4. The tag block through K_enc in an xmm register, then CTR with RFC 8452's little-endian 32-bit
+ *      counter (ctr_n of vaes_body.h, the partial last block one more xmm block).
+ * Open runs CTR first (counter from the received tag), then POLYVAL over the plaintext it wrote, then
+ * the tag: every input block is read before its output block is written, so in == out is safe.
+ *
+ * Constant time: branches only on aad_len, len and key_len (public); the powers computed follow from
+ * the lengths. Per-message secrets in memory are wiped here: the powers written, K_enc's round keys
+ * (xmm and broadcast copies) and the derived blocks. What the compiler spills besides (sums, states)
+ * is not, as in every other kernel of vaes_body.h.
+ */
+
+/* The powers copy: a struct VV_NAME(hkey), of which only desc[GROUP - npow .. GROUP + 4) is written. */
+
+/* FIPS 197 key expansion in registers; see aesni_aes.c for the aesenclast-as-SubWord trick:
+   aesenclast(v, rcon) with v = RotWord(w) broadcast to all four columns is SubWord(RotWord(w)) ^ Rcon
+   in every column, since ShiftRows does nothing to four equal columns. */
+VV_INLINE __m128i VV_NAME(siv_prefix_xor)(__m128i v)
+{
+    v = _mm_xor_si128(v, _mm_slli_si128(v, 4));
+    return _mm_xor_si128(v, _mm_slli_si128(v, 8));
+}
+/* SubWord(RotWord(word 3 of v)) ^ rc, in every column: RotWord of bytes 12..15 is bytes 13,14,15,12 */
+#define VV_SIV_SUBROT3(v, rc) \
+    _mm_aesenclast_si128(_mm_shuffle_epi8((v), _mm_setr_epi8(13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, \
+                                                             13, 14, 15, 12)), _mm_set1_epi32(rc))
+
+/* k[0..rounds] = the round keys of the 16- or 32-byte key (lo || hi for 32 bytes); returns rounds. */
+VV_INLINE unsigned VV_NAME(siv_expand)(__m128i *k, __m128i lo, __m128i hi, size_t key_len)
+{
+    static const uint8_t rc[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
+    if (key_len == 16) {
+        k[0] = lo;
+        for (int i = 0; i < 10; i++) k[i + 1] = _mm_xor_si128(VV_NAME(siv_prefix_xor)(k[i]), VV_SIV_SUBROT3(k[i], rc[i]));
+        return 10;
+    }
+    /* Nk = 8: a' = prefix_xor(a) ^ SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ SubWord(a'[3]) */
+    k[0] = lo;
+    k[1] = hi;
+    for (int j = 1; j <= 7; j++) {
+        k[2 * j] = _mm_xor_si128(VV_NAME(siv_prefix_xor)(k[2 * j - 2]), VV_SIV_SUBROT3(k[2 * j - 1], rc[j - 1]));
+        if (j == 7) break;
+        k[2 * j + 1] = _mm_xor_si128(VV_NAME(siv_prefix_xor)(k[2 * j - 1]),
+                                     _mm_aesenclast_si128(_mm_shuffle_epi32(k[2 * j], 0xff), _mm_setzero_si128()));
+    }
+    return 14;
+}
+
+/* One block through round keys k[0..rounds] (xmm). */
+VV_INLINE __m128i VV_NAME(siv_encrypt1)(const __m128i *k, unsigned rounds, __m128i b)
+{
+    b = _mm_xor_si128(b, k[0]);
+    for (unsigned r = 1; r < rounds; r++) b = _mm_aesenc_si128(b, k[r]);
+    return _mm_aesenclast_si128(b, k[rounds]);
+}
+
+/* The powers H_1..H_(LANES * nv) (nv = 1, 2, 4 or 8 vectors; a public count) into hk->desc at
+   GROUP - k, plus the four zero entries after H_1. Returns the number of powers written. */
+VV_INLINE size_t VV_NAME(siv_powers)(struct VV_NAME(hkey) *hk, __m128i h1, size_t need)
+{
+    const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1); /* x^128 mod P: dot's unit */
+    vv_t v[VV_NVEC];
+#if VV_LANES == 2
+    v[0] = VV_NAME(dot_lanes)(vv_bcast128(h1), _mm256_set_m128i(h1, one)); /* [H_1, H_2] */
+#else
+    __m128i h2 = _mm512_castsi512_si128(VV_NAME(dot_lanes)(vv_bcast128(h1), vv_bcast128(h1)));
+    __m256i h12 = _mm256_set_m128i(h2, h1);
+    __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h12), h12, 1);
+    __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
+    v[0] = VV_NAME(dot_lanes)(a, b); /* [H_1, H_2, H_3, H_4] */
+#endif
+    int nv = 1;
+    if (need > VV_LANES) {
+        vv_t top = vv_bcast_last_lane(v[0]);
+        v[1] = VV_NAME(dot_lanes)(v[0], top);
+        nv = 2;
+        if (need > 2 * VV_LANES) {
+            top = vv_bcast_last_lane(v[1]);
+            v[2] = VV_NAME(dot_lanes)(v[0], top);
+            v[3] = VV_NAME(dot_lanes)(v[1], top);
+            nv = 4;
+            if (need > 4 * VV_LANES) {
+                top = vv_bcast_last_lane(v[3]);
+                v[4] = VV_NAME(dot_lanes)(v[0], top);
+                v[5] = VV_NAME(dot_lanes)(v[1], top);
+                v[6] = VV_NAME(dot_lanes)(v[2], top);
+                v[7] = VV_NAME(dot_lanes)(v[3], top);
+                nv = 8;
+            }
+        }
+    }
+    /* v[j] holds H_(LANES j + 1 ..) in lane order; reversed, its top power H_(LANES (j + 1)) comes first
+       and belongs at desc[GROUP - LANES (j + 1)] */
+    VV_UNROLL
+    for (int j = 0; j < VV_NVEC; j++)
+        if (j < nv) vv_storeu(hk->desc[VV_GROUP - VV_LANES * (j + 1)], vv_reverse_lanes(v[j]));
+    VV_UNROLL
+    for (int i = VV_GROUP; i < VV_GROUP + 4; i++) _mm_storeu_si128((__m128i *)hk->desc[i], _mm_setzero_si128());
+    return (size_t)(VV_LANES * nv);
+}
+
+/* s += X_q * H_(top - q) for the blocks q = 0, 1, .. of the nbytes (1..16*GROUP) bytes at p, the last
+   block zero-padded, acc XORed into block 0 (POLYVAL: blocks as they are, no byte reversal). */
+VV_INLINE void VV_NAME(siv_hash_bytes)(struct VV_NAME(gf_sum) *s, const struct VV_NAME(hkey) *hk,
+                                       const uint8_t *p, size_t nbytes, size_t top, __m128i acc)
+{
+    for (size_t off = 0; off < nbytes; off += 16 * VV_LANES) {
+        size_t k = nbytes - off < 16 * VV_LANES ? nbytes - off : 16 * VV_LANES;
+        vv_t x = vv_load_bytes(p + off, k);
+        if (off == 0) x = vv_xor(x, vv_zext128(acc));
+        vv_t h = vv_loadu(hk->desc[VV_GROUP - top + off / 16]);
+        VV_NAME(gf_mul_add)(s, x, h, VV_NAME(kara_of)(h));
+    }
+}
+
+/* S = POLYVAL_H(A padded || D padded || lengths), register form = byte form (POLYVAL is little-endian). */
+VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(hkey) *hk, const uint8_t *aad, size_t aad_len,
+                                       const uint8_t *d, size_t len)
+{
+    const __m128i lengths = _mm_set_epi64x((long long)((uint64_t)len * 8), (long long)((uint64_t)aad_len * 8));
+    const size_t ablocks = (aad_len + 15) / 16, dblocks = (len + 15) / 16;
+    const vv_t h1 = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
+    struct VV_NAME(gf_sum) s;
+    VV_NAME(gf_zero)(&s);
+    if (ablocks + dblocks + 1 <= VV_GROUP) {
+        size_t top = ablocks + dblocks + 1;
+        if (aad_len) VV_NAME(siv_hash_bytes)(&s, hk, aad, aad_len, top, _mm_setzero_si128());
+        if (len) VV_NAME(siv_hash_bytes)(&s, hk, d, len, top - ablocks, _mm_setzero_si128());
+        VV_NAME(gf_mul_add)(&s, vv_zext128(lengths), h1, VV_NAME(kara_of)(h1));
+        return VV_NAME(gf_finish)(&s);
+    }
+    __m128i acc = _mm_setzero_si128();
+    for (size_t off = 0; off < aad_len; off += 16 * VV_GROUP) {
+        size_t k = aad_len - off < 16 * VV_GROUP ? aad_len - off : 16 * VV_GROUP;
+        VV_NAME(gf_zero)(&s);
+        VV_NAME(siv_hash_bytes)(&s, hk, aad + off, k, (k + 15) / 16, acc);
+        acc = VV_NAME(gf_finish)(&s);
+    }
+    int lengths_done = 0;
+    for (size_t off = 0; off < len; off += 16 * VV_GROUP) {
+        size_t k = len - off < 16 * VV_GROUP ? len - off : 16 * VV_GROUP;
+        size_t nb = (k + 15) / 16;
+        /* the length block joins the data's last piece when it fits */
+        int with_lengths = off + k == len && nb + 1 <= VV_GROUP;
+        VV_NAME(gf_zero)(&s);
+        VV_NAME(siv_hash_bytes)(&s, hk, d + off, k, nb + (size_t)with_lengths, acc);
+        if (with_lengths) VV_NAME(gf_mul_add)(&s, vv_zext128(lengths), h1, VV_NAME(kara_of)(h1));
+        acc = VV_NAME(gf_finish)(&s);
+        lengths_done = with_lengths;
+    }
+    if (!lengths_done) {
+        VV_NAME(gf_zero)(&s);
+        VV_NAME(gf_mul_add)(&s, vv_zext128(_mm_xor_si128(lengths, acc)), h1, VV_NAME(kara_of)(h1));
+        acc = VV_NAME(gf_finish)(&s);
+    }
+    return acc;
+}
+
+/* out = in ^ keystream over len bytes from the counter block ctr (RFC 8452: dword 0 is the
+   little-endian counter, so the block is already in arithmetic form). */
+VV_INLINE void VV_NAME(siv_ctr)(const __m128i *k, unsigned rounds, __m128i ctr, const uint8_t *in, uint8_t *out,
+                                size_t len)
+{
+    size_t nblocks = len / 16, rest = len % 16;
+    if (nblocks) {
+        struct VV_NAME(round_keys) rk;
+        rk.rounds = rounds;
+        for (unsigned i = 0; i <= rounds; i++) rk.k[i] = vv_bcast128(k[i]);
+        const vv_t shuf = vv_zero(); /* unused: little-endian counters need no shuffle */
+        vv_t base = VV_NAME(ctr_base)(ctr, 0);
+        const vv_t group = VV_NAME(ctr_step)(VV_GROUP, 0);
+        size_t left = nblocks;
+        const uint8_t *pin = in;
+        uint8_t *pout = out;
+        for (; left >= VV_GROUP; left -= VV_GROUP, pin += 16 * VV_GROUP, pout += 16 * VV_GROUP) {
+            VV_NAME(ctr_n)(&rk, base, shuf, 0, pin, pout, VV_NVEC, VV_LANES);
+            base = vv_add32(base, group);
+        }
+        if (left) {
+#define VV_SIV_CTR_TAIL(n, last) VV_NAME(ctr_n)(&rk, base, shuf, 0, pin, pout, (n), (last))
+            VV_TAIL(left, VV_SIV_CTR_TAIL);
+#undef VV_SIV_CTR_TAIL
+        }
+        vg_wipe(rk.k, sizeof(vv_t) * (rounds + 1)); /* K_enc broadcast: a per-message secret */
+    }
+    if (rest) {
+        /* counter + nblocks mod 2^32 on dword 0; one more block for the rest bytes */
+        __m128i c = _mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, (int)(uint32_t)nblocks));
+        __m128i ks = VV_NAME(siv_encrypt1)(k, rounds, c);
+        vv_t x = vv_xor(vv_load_bytes(in + 16 * nblocks, rest), vv_zext128(ks));
+        vv_store_bytes(out + 16 * nblocks, x, rest);
+    }
+}
+
+VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8_t nonce[12], const uint8_t *aad,
+                                  size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
+                                  const uint8_t received[16], uint8_t tag[16], int decrypt)
+{
+    /* 1. derivation: block i = LE32(i) || nonce, all through the master key at once */
+    uint8_t nb[16] = {0};
+    memcpy(nb + 4, nonce, 12);
+    const __m128i nblk = _mm_loadu_si128((const __m128i *)(const void *)nb);
+    __m128i nonce_lo = _mm_srli_si128(nblk, 4); /* nonce || 0^32, for the tag */
+    struct aesni_round_keys mk;
+    aesni_load_enc_keys(&mk, sched);
+    __m128i d[6];
+    for (int i = 0; i < 6; i++) d[i] = _mm_insert_epi32(nblk, i, 0);
+    if (key_len == 16)
+        aesni_encrypt_n(&mk, d, 4);
+    else
+        aesni_encrypt_n(&mk, d, 6);
+    /* H = the first 8 bytes of blocks 0 and 1; K_enc those of blocks 2..3 (or 2..5) */
+    __m128i h1 = _mm_unpacklo_epi64(d[0], d[1]);
+    __m128i klo = _mm_unpacklo_epi64(d[2], d[3]);
+    __m128i khi = key_len == 16 ? _mm_setzero_si128() : _mm_unpacklo_epi64(d[4], d[5]);
+
+    /* 2. two independent chains: K_enc's round keys, and the powers this message uses */
+    __m128i k[15];
+    unsigned rounds = VV_NAME(siv_expand)(k, klo, khi, key_len);
+    size_t total = (aad_len + 15) / 16 + (len + 15) / 16 + 1;
+    struct VV_NAME(hkey) hk;
+    size_t npow = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
+
+    /* 3./4. */
+    __m128i s, t;
+    if (!decrypt) {
+        s = VV_NAME(siv_polyval)(&hk, aad, aad_len, in, len);
+        /* tag = E_Kenc((S ^ nonce) with bit 127 cleared) */
+        s = _mm_and_si128(_mm_xor_si128(s, nonce_lo), _mm_set_epi32(0x7fffffff, -1, -1, -1));
+        t = VV_NAME(siv_encrypt1)(k, rounds, s);
+        VV_NAME(siv_ctr)(k, rounds, _mm_or_si128(t, _mm_set_epi32((int)0x80000000, 0, 0, 0)), in, out, len);
+    } else {
+        __m128i rt = _mm_loadu_si128((const __m128i *)(const void *)received);
+        VV_NAME(siv_ctr)(k, rounds, _mm_or_si128(rt, _mm_set_epi32((int)0x80000000, 0, 0, 0)), in, out, len);
+        s = VV_NAME(siv_polyval)(&hk, aad, aad_len, out, len);
+        s = _mm_and_si128(_mm_xor_si128(s, nonce_lo), _mm_set_epi32(0x7fffffff, -1, -1, -1));
+        t = VV_NAME(siv_encrypt1)(k, rounds, s);
+    }
+    _mm_storeu_si128((__m128i *)(void *)tag, t);
+
+    /* wipe the powers written (desc[GROUP - npow .. GROUP + 4)) and the round-key copy */
+    vg_wipe(hk.desc[VV_GROUP - npow], 16 * (npow + 4));
+    vg_wipe(k, sizeof(__m128i) * (rounds + 1));
+    vg_wipe(d, sizeof d);
+}
+
+VV_TARGET static void VV_NAME(gcm_siv_seal_short)(const void *sched, size_t key_len, const uint8_t nonce[12],
+                                                  const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                                  uint8_t *out, size_t len, uint8_t tag[16])
+{
+    VV_NAME(siv_short)(sched, key_len, nonce, aad, aad_len, in, out, len, NULL, tag, 0);
+}
+
+VV_TARGET static void VV_NAME(gcm_siv_open_short)(const void *sched, size_t key_len, const uint8_t nonce[12],
+                                                  const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                                  uint8_t *out, size_t len, const uint8_t received[16],
+                                                  uint8_t tag[16])
+{
+    VV_NAME(siv_short)(sched, key_len, nonce, aad, aad_len, in, out, len, received, tag, 1);
+}
