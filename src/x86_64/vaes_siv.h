@@ -13,9 +13,9 @@
  *      nothing orders them: the K_enc expansion (aesenclast as SubWord, as aesni_aes.c does; the round
  *      keys stay in registers) and the POLYVAL key's powers, only as many as this message uses:
  *      min(VV_GROUP, blocks of AAD + data + 1), doubled LANES -> 2 -> 4 -> 8 vectors as far as needed
- *      (the same doubling as store_powers in vaes_body.h). The powers go to a stack copy of the
- *      vaes hkey layout (desc[GROUP - k] = H_k) so the hashing can load any run of them as one vector;
- *      only the entries written are wiped.
+ *      (the same doubling as store_powers in vaes_body.h). The powers go to a stack copy in whole
+ *      vectors (struct siv_pow), from which a run starting at any power is two aligned loads and a
+ *      lane shift; only the vectors written are wiped.
  *   3. POLYVAL(A || P || L) as one sum when the message is at most VV_GROUP blocks in all (block q of m
  *      multiplied by H_(m - q), one reduction; the zero padding of A's and P's last blocks is the bytes
  *      a byte-granular load leaves zero), else in pieces of VV_GROUP blocks, one reduction each, acc
@@ -30,8 +30,6 @@
  * (xmm and broadcast copies) and the derived blocks. What the compiler spills besides (sums, states)
  * is not, as in every other kernel of vaes_body.h.
  */
-
-/* The powers copy: a struct VV_NAME(hkey), of which only desc[GROUP - npow .. GROUP + 4) is written. */
 
 /* FIPS 197 key expansion in registers; see aesni_aes.c for the aesenclast-as-SubWord trick:
    aesenclast(v, rcon) with v = RotWord(w) broadcast to all four columns is SubWord(RotWord(w)) ^ Rcon
@@ -75,9 +73,35 @@ VV_INLINE __m128i VV_NAME(siv_encrypt1)(const __m128i *k, unsigned rounds, __m12
     return _mm_aesenclast_si128(b, k[rounds]);
 }
 
-/* The powers H_1..H_(LANES * nv) (nv = 1, 2, 4 or 8 vectors; a public count) into hk->desc at
-   GROUP - k, plus the four zero entries after H_1. Returns the number of powers written. */
-VV_INLINE size_t VV_NAME(siv_powers)(struct VV_NAME(hkey) *hk, __m128i h1, size_t need)
+/* The powers this message uses, in the descending layout of vaes_body.h's hkey (entry t = H_(GROUP - t),
+   entries GROUP.. zero) but kept as whole aligned vectors: vec[q] = entries LANES q .. LANES q + LANES.
+   The hash wants runs starting at any entry, and an unaligned load over vectors stored a few cycles
+   earlier cannot take its data from the store buffer (measured: a ~20-cycle stall per load, a third of
+   the 64-byte seal), so siv_pow_at loads the two aligned vectors (forwarded) and shifts lanes across. */
+struct VV_NAME(siv_pow) {
+    vv_t vec[VV_NVEC + 1];
+};
+
+/* Entries t .. t + LANES - 1 (t <= GROUP - 1; a public position). */
+VV_INLINE vv_t VV_NAME(siv_pow_at)(const struct VV_NAME(siv_pow) *hp, size_t t)
+{
+    size_t q = t / VV_LANES, r = t % VV_LANES;
+    vv_t a = hp->vec[q];
+    if (r == 0) return a;
+    vv_t b = hp->vec[q + 1];
+#if VV_LANES == 2
+    return _mm256_permute2x128_si256(a, b, 0x21); /* [a.lane1, b.lane0] */
+#else
+    /* lanes r.. of a, then lanes 0.. of b: valignq over the 1024-bit b:a by 2r qwords */
+    if (r == 1) return _mm512_alignr_epi64(b, a, 2);
+    if (r == 2) return _mm512_alignr_epi64(b, a, 4);
+    return _mm512_alignr_epi64(b, a, 6);
+#endif
+}
+
+/* The powers H_1..H_(LANES * nv) (nv = 1, 2, 4 or 8 vectors, the fewest that cover need; a public
+   count) into hp, and the zero vector after H_1. Returns nv. */
+VV_INLINE int VV_NAME(siv_powers)(struct VV_NAME(siv_pow) *hp, __m128i h1, size_t need)
 {
     const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1); /* x^128 mod P: dot's unit */
     vv_t v[VV_NVEC];
@@ -110,37 +134,36 @@ VV_INLINE size_t VV_NAME(siv_powers)(struct VV_NAME(hkey) *hk, __m128i h1, size_
             }
         }
     }
-    /* v[j] holds H_(LANES j + 1 ..) in lane order; reversed, its top power H_(LANES (j + 1)) comes first
-       and belongs at desc[GROUP - LANES (j + 1)] */
+    /* v[j] holds H_(LANES j + 1 ..) in lane order; reversed, its top power H_(LANES (j + 1)) comes first,
+       at entry GROUP - LANES (j + 1): vector NVEC - 1 - j */
     VV_UNROLL
     for (int j = 0; j < VV_NVEC; j++)
-        if (j < nv) vv_storeu(hk->desc[VV_GROUP - VV_LANES * (j + 1)], vv_reverse_lanes(v[j]));
-    VV_UNROLL
-    for (int i = VV_GROUP; i < VV_GROUP + 4; i++) _mm_storeu_si128((__m128i *)hk->desc[i], _mm_setzero_si128());
-    return (size_t)(VV_LANES * nv);
+        if (j < nv) hp->vec[VV_NVEC - 1 - j] = vv_reverse_lanes(v[j]);
+    hp->vec[VV_NVEC] = vv_zero();
+    return nv;
 }
 
 /* s += X_q * H_(top - q) for the blocks q = 0, 1, .. of the nbytes (1..16*GROUP) bytes at p, the last
    block zero-padded, acc XORed into block 0 (POLYVAL: blocks as they are, no byte reversal). */
-VV_INLINE void VV_NAME(siv_hash_bytes)(struct VV_NAME(gf_sum) *s, const struct VV_NAME(hkey) *hk,
+VV_INLINE void VV_NAME(siv_hash_bytes)(struct VV_NAME(gf_sum) *s, const struct VV_NAME(siv_pow) *hk,
                                        const uint8_t *p, size_t nbytes, size_t top, __m128i acc)
 {
     for (size_t off = 0; off < nbytes; off += 16 * VV_LANES) {
         size_t k = nbytes - off < 16 * VV_LANES ? nbytes - off : 16 * VV_LANES;
         vv_t x = vv_load_bytes(p + off, k);
         if (off == 0) x = vv_xor(x, vv_zext128(acc));
-        vv_t h = vv_loadu(hk->desc[VV_GROUP - top + off / 16]);
+        vv_t h = VV_NAME(siv_pow_at)(hk, VV_GROUP - top + off / 16);
         VV_NAME(gf_mul_add)(s, x, h, VV_NAME(kara_of)(h));
     }
 }
 
 /* S = POLYVAL_H(A padded || D padded || lengths), register form = byte form (POLYVAL is little-endian). */
-VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(hkey) *hk, const uint8_t *aad, size_t aad_len,
+VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(siv_pow) *hk, const uint8_t *aad, size_t aad_len,
                                        const uint8_t *d, size_t len)
 {
     const __m128i lengths = _mm_set_epi64x((long long)((uint64_t)len * 8), (long long)((uint64_t)aad_len * 8));
     const size_t ablocks = (aad_len + 15) / 16, dblocks = (len + 15) / 16;
-    const vv_t h1 = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
+    const vv_t h1 = VV_NAME(siv_pow_at)(hk, VV_GROUP - 1); /* H_1, then zero entries */
     struct VV_NAME(gf_sum) s;
     VV_NAME(gf_zero)(&s);
     if (ablocks + dblocks + 1 <= VV_GROUP) {
@@ -217,19 +240,33 @@ VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8
                                   size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
                                   const uint8_t received[16], uint8_t tag[16], int decrypt)
 {
-    /* 1. derivation: block i = LE32(i) || nonce, all through the master key at once */
-    uint8_t nb[16] = {0};
-    memcpy(nb + 4, nonce, 12);
-    const __m128i nblk = _mm_loadu_si128((const __m128i *)(const void *)nb);
-    __m128i nonce_lo = _mm_srli_si128(nblk, 4); /* nonce || 0^32, for the tag */
-    struct aesni_round_keys mk;
-    aesni_load_enc_keys(&mk, sched);
+    /* 1. derivation: block i = LE32(i) || nonce, all through the master key at once. The block is
+       put together in registers (a 16-byte load over narrower stores would stall on store forwarding). */
+    uint64_t n01;
+    uint32_t n2;
+    memcpy(&n01, nonce, 8);
+    memcpy(&n2, nonce + 8, 4);
+    const __m128i nonce_lo = _mm_insert_epi32(_mm_cvtsi64_si128((long long)n01), (int)n2, 2); /* nonce || 0^32 */
+    const __m128i nblk = _mm_slli_si128(nonce_lo, 4);                                          /* 0^32 || nonce */
+    const struct aesni_sched *ms = (const struct aesni_sched *)sched;
+    const unsigned mrounds = ms->rounds;
+    const int nd = key_len == 16 ? 4 : 6;
     __m128i d[6];
-    for (int i = 0; i < 6; i++) d[i] = _mm_insert_epi32(nblk, i, 0);
-    if (key_len == 16)
-        aesni_encrypt_n(&mk, d, 4);
-    else
-        aesni_encrypt_n(&mk, d, 6);
+    __m128i k0 = _mm_loadu_si128((const __m128i *)ms->enc[0]);
+    for (int i = 0; i < 6; i++) d[i] = _mm_xor_si128(_mm_insert_epi32(nblk, i, 0), k0);
+    for (unsigned r = 1; r < mrounds; r++) {
+        __m128i kr = _mm_loadu_si128((const __m128i *)ms->enc[r]);
+        d[0] = _mm_aesenc_si128(d[0], kr);
+        d[1] = _mm_aesenc_si128(d[1], kr);
+        d[2] = _mm_aesenc_si128(d[2], kr);
+        d[3] = _mm_aesenc_si128(d[3], kr);
+        if (nd == 6) {
+            d[4] = _mm_aesenc_si128(d[4], kr);
+            d[5] = _mm_aesenc_si128(d[5], kr);
+        }
+    }
+    __m128i kl = _mm_loadu_si128((const __m128i *)ms->enc[mrounds]);
+    for (int i = 0; i < 6; i++) d[i] = _mm_aesenclast_si128(d[i], kl);
     /* H = the first 8 bytes of blocks 0 and 1; K_enc those of blocks 2..3 (or 2..5) */
     __m128i h1 = _mm_unpacklo_epi64(d[0], d[1]);
     __m128i klo = _mm_unpacklo_epi64(d[2], d[3]);
@@ -239,8 +276,8 @@ VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8
     __m128i k[15];
     unsigned rounds = VV_NAME(siv_expand)(k, klo, khi, key_len);
     size_t total = (aad_len + 15) / 16 + (len + 15) / 16 + 1;
-    struct VV_NAME(hkey) hk;
-    size_t npow = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
+    struct VV_NAME(siv_pow) hk;
+    int nv = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
 
     /* 3./4. */
     __m128i s, t;
@@ -259,10 +296,10 @@ VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8
     }
     _mm_storeu_si128((__m128i *)(void *)tag, t);
 
-    /* wipe the powers written (desc[GROUP - npow .. GROUP + 4)) and the round-key copy */
-    vg_wipe(hk.desc[VV_GROUP - npow], 16 * (npow + 4));
+    /* wipe the per-message secrets stored: the powers and K_enc's round keys */
+    vg_wipe(&hk.vec[VV_NVEC - nv], sizeof(vv_t) * (size_t)nv); /* the powers written (not the zero vector) */
     vg_wipe(k, sizeof(__m128i) * (rounds + 1));
-    vg_wipe(d, sizeof d);
+
 }
 
 VV_TARGET static void VV_NAME(gcm_siv_seal_short)(const void *sched, size_t key_len, const uint8_t nonce[12],
