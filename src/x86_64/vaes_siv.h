@@ -157,9 +157,42 @@ VV_INLINE void VV_NAME(siv_hash_bytes)(struct VV_NAME(gf_sum) *s, const struct V
     }
 }
 
-/* S = POLYVAL_H(A padded || D padded || lengths), register form = byte form (POLYVAL is little-endian). */
+/* out = in ^ keystream over len bytes, block i with the counter block ctr + i (RFC 8452: dword 0 is the
+   little-endian counter, so the block is already in arithmetic form); rk = K_enc broadcast, k the same
+   round keys in xmm for the partial last block. */
+VV_INLINE void VV_NAME(siv_ctr)(const struct VV_NAME(round_keys) *rk, const __m128i *k, __m128i ctr,
+                                const uint8_t *in, uint8_t *out, size_t len)
+{
+    size_t nblocks = len / 16, rest = len % 16;
+    const vv_t shuf = vv_zero(); /* unused: little-endian counters need no shuffle */
+    vv_t base = VV_NAME(ctr_base)(ctr, 0);
+    const vv_t group = VV_NAME(ctr_step)(VV_GROUP, 0);
+    size_t left = nblocks;
+    for (; left >= VV_GROUP; left -= VV_GROUP, in += 16 * VV_GROUP, out += 16 * VV_GROUP) {
+        VV_NAME(ctr_n)(rk, base, shuf, 0, in, out, VV_NVEC, VV_LANES);
+        base = vv_add32(base, group);
+    }
+    if (left) {
+#define VV_SIV_CTR_TAIL(n, last) VV_NAME(ctr_n)(rk, base, shuf, 0, in, out, (n), (last))
+        VV_TAIL(left, VV_SIV_CTR_TAIL);
+#undef VV_SIV_CTR_TAIL
+    }
+    if (rest) {
+        /* counter + nblocks mod 2^32 on dword 0; one more block for the rest bytes */
+        __m128i c = _mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, (int)(uint32_t)nblocks));
+        __m128i ks = VV_NAME(siv_encrypt1)(k, rk->rounds, c);
+        vv_t x = vv_xor(vv_load_bytes(in + 16 * left, rest), vv_zext128(ks));
+        vv_store_bytes(out + 16 * left, x, rest);
+    }
+}
+
+/* S = POLYVAL_H(A padded || D padded || lengths), register form = byte form (POLYVAL is little-endian).
+   With decrypt, D (at d == out) is first made by CTR from in (counter block ctr) piece by piece, each piece hashed
+   right after it is written: the hash of one piece (vpclmulqdq) overlaps the AES of the next (vaesenc),
+   and it reads the plaintext back while it is in the store buffer or L1. */
 VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(siv_pow) *hk, const uint8_t *aad, size_t aad_len,
-                                       const uint8_t *d, size_t len)
+                                       const uint8_t *d, size_t len, const struct VV_NAME(round_keys) *rk,
+                                       const __m128i *k, __m128i ctr, const uint8_t *in, uint8_t *out, int decrypt)
 {
     const __m128i lengths = _mm_set_epi64x((long long)((uint64_t)len * 8), (long long)((uint64_t)aad_len * 8));
     const size_t ablocks = (aad_len + 15) / 16, dblocks = (len + 15) / 16;
@@ -167,27 +200,49 @@ VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(siv_pow) *hk, const 
     struct VV_NAME(gf_sum) s;
     VV_NAME(gf_zero)(&s);
     if (ablocks + dblocks + 1 <= VV_GROUP) {
+        /* one sum: A at positions 0.., D after it, the length block last (H_1) */
         size_t top = ablocks + dblocks + 1;
+        if (decrypt && len) VV_NAME(siv_ctr)(rk, k, ctr, in, out, len);
         if (aad_len) VV_NAME(siv_hash_bytes)(&s, hk, aad, aad_len, top, _mm_setzero_si128());
         if (len) VV_NAME(siv_hash_bytes)(&s, hk, d, len, top - ablocks, _mm_setzero_si128());
         VV_NAME(gf_mul_add)(&s, vv_zext128(lengths), h1, VV_NAME(kara_of)(h1));
         return VV_NAME(gf_finish)(&s);
     }
+    /* pieces of GROUP blocks, Horner over pieces (acc XORed into each piece's first block); whole
+       pieces take vaes_body.h's group hash with the group's powers and Karatsuba halves made once */
+    struct VV_NAME(group_powers) gp;
+    VV_UNROLL
+    for (int i = 0; i < VV_NVEC; i++) {
+        gp.pow[i] = hk->vec[i];
+        gp.kara[i] = VV_NAME(kara_of)(gp.pow[i]);
+    }
     __m128i acc = _mm_setzero_si128();
     for (size_t off = 0; off < aad_len; off += 16 * VV_GROUP) {
-        size_t k = aad_len - off < 16 * VV_GROUP ? aad_len - off : 16 * VV_GROUP;
-        VV_NAME(gf_zero)(&s);
-        VV_NAME(siv_hash_bytes)(&s, hk, aad + off, k, (k + 15) / 16, acc);
-        acc = VV_NAME(gf_finish)(&s);
+        size_t n = aad_len - off < 16 * VV_GROUP ? aad_len - off : 16 * VV_GROUP;
+        if (n == 16 * VV_GROUP) {
+            acc = VV_NAME(gf_hash_group)(&gp, acc, aad + off, 0);
+        } else {
+            VV_NAME(gf_zero)(&s);
+            VV_NAME(siv_hash_bytes)(&s, hk, aad + off, n, (n + 15) / 16, acc);
+            acc = VV_NAME(gf_finish)(&s);
+        }
     }
     int lengths_done = 0;
     for (size_t off = 0; off < len; off += 16 * VV_GROUP) {
-        size_t k = len - off < 16 * VV_GROUP ? len - off : 16 * VV_GROUP;
-        size_t nb = (k + 15) / 16;
-        /* the length block joins the data's last piece when it fits */
-        int with_lengths = off + k == len && nb + 1 <= VV_GROUP;
+        size_t n = len - off < 16 * VV_GROUP ? len - off : 16 * VV_GROUP;
+        size_t nb = (n + 15) / 16;
+        if (decrypt)
+            VV_NAME(siv_ctr)(rk, k, _mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, (int)(uint32_t)(off / 16))),
+                             in + off, out + off, n);
+        if (n == 16 * VV_GROUP) {
+            acc = VV_NAME(gf_hash_group)(&gp, acc, d + off, 0);
+            continue;
+        }
+        /* the last, partial piece; the length block joins it when it fits (a piece of 16 GROUP - 15
+           .. 16 GROUP - 1 bytes is GROUP blocks already) */
+        int with_lengths = nb + 1 <= VV_GROUP;
         VV_NAME(gf_zero)(&s);
-        VV_NAME(siv_hash_bytes)(&s, hk, d + off, k, nb + (size_t)with_lengths, acc);
+        VV_NAME(siv_hash_bytes)(&s, hk, d + off, n, nb + (size_t)with_lengths, acc);
         if (with_lengths) VV_NAME(gf_mul_add)(&s, vv_zext128(lengths), h1, VV_NAME(kara_of)(h1));
         acc = VV_NAME(gf_finish)(&s);
         lengths_done = with_lengths;
@@ -198,42 +253,6 @@ VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(siv_pow) *hk, const 
         acc = VV_NAME(gf_finish)(&s);
     }
     return acc;
-}
-
-/* out = in ^ keystream over len bytes from the counter block ctr (RFC 8452: dword 0 is the
-   little-endian counter, so the block is already in arithmetic form). */
-VV_INLINE void VV_NAME(siv_ctr)(const __m128i *k, unsigned rounds, __m128i ctr, const uint8_t *in, uint8_t *out,
-                                size_t len)
-{
-    size_t nblocks = len / 16, rest = len % 16;
-    if (nblocks) {
-        struct VV_NAME(round_keys) rk;
-        rk.rounds = rounds;
-        for (unsigned i = 0; i <= rounds; i++) rk.k[i] = vv_bcast128(k[i]);
-        const vv_t shuf = vv_zero(); /* unused: little-endian counters need no shuffle */
-        vv_t base = VV_NAME(ctr_base)(ctr, 0);
-        const vv_t group = VV_NAME(ctr_step)(VV_GROUP, 0);
-        size_t left = nblocks;
-        const uint8_t *pin = in;
-        uint8_t *pout = out;
-        for (; left >= VV_GROUP; left -= VV_GROUP, pin += 16 * VV_GROUP, pout += 16 * VV_GROUP) {
-            VV_NAME(ctr_n)(&rk, base, shuf, 0, pin, pout, VV_NVEC, VV_LANES);
-            base = vv_add32(base, group);
-        }
-        if (left) {
-#define VV_SIV_CTR_TAIL(n, last) VV_NAME(ctr_n)(&rk, base, shuf, 0, pin, pout, (n), (last))
-            VV_TAIL(left, VV_SIV_CTR_TAIL);
-#undef VV_SIV_CTR_TAIL
-        }
-        vg_wipe(rk.k, sizeof(vv_t) * (rounds + 1)); /* K_enc broadcast: a per-message secret */
-    }
-    if (rest) {
-        /* counter + nblocks mod 2^32 on dword 0; one more block for the rest bytes */
-        __m128i c = _mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, (int)(uint32_t)nblocks));
-        __m128i ks = VV_NAME(siv_encrypt1)(k, rounds, c);
-        vv_t x = vv_xor(vv_load_bytes(in + 16 * nblocks, rest), vv_zext128(ks));
-        vv_store_bytes(out + 16 * nblocks, x, rest);
-    }
 }
 
 VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8_t nonce[12], const uint8_t *aad,
@@ -278,28 +297,28 @@ VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8
     size_t total = (aad_len + 15) / 16 + (len + 15) / 16 + 1;
     struct VV_NAME(siv_pow) hk;
     int nv = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
+    struct VV_NAME(round_keys) rk;
+    rk.rounds = rounds;
+    for (unsigned i = 0; i <= rounds; i++) rk.k[i] = vv_bcast128(k[i]);
 
-    /* 3./4. */
+    /* 3./4. tag = E_Kenc((S ^ nonce) with bit 127 cleared); CTR from the tag with bit 127 set */
+    const __m128i clear127 = _mm_set_epi32(0x7fffffff, -1, -1, -1), set127 = _mm_set_epi32((int)0x80000000, 0, 0, 0);
     __m128i s, t;
     if (!decrypt) {
-        s = VV_NAME(siv_polyval)(&hk, aad, aad_len, in, len);
-        /* tag = E_Kenc((S ^ nonce) with bit 127 cleared) */
-        s = _mm_and_si128(_mm_xor_si128(s, nonce_lo), _mm_set_epi32(0x7fffffff, -1, -1, -1));
-        t = VV_NAME(siv_encrypt1)(k, rounds, s);
-        VV_NAME(siv_ctr)(k, rounds, _mm_or_si128(t, _mm_set_epi32((int)0x80000000, 0, 0, 0)), in, out, len);
+        s = VV_NAME(siv_polyval)(&hk, aad, aad_len, in, len, &rk, k, set127, NULL, NULL, 0);
+        t = VV_NAME(siv_encrypt1)(k, rounds, _mm_and_si128(_mm_xor_si128(s, nonce_lo), clear127));
+        VV_NAME(siv_ctr)(&rk, k, _mm_or_si128(t, set127), in, out, len);
     } else {
         __m128i rt = _mm_loadu_si128((const __m128i *)(const void *)received);
-        VV_NAME(siv_ctr)(k, rounds, _mm_or_si128(rt, _mm_set_epi32((int)0x80000000, 0, 0, 0)), in, out, len);
-        s = VV_NAME(siv_polyval)(&hk, aad, aad_len, out, len);
-        s = _mm_and_si128(_mm_xor_si128(s, nonce_lo), _mm_set_epi32(0x7fffffff, -1, -1, -1));
-        t = VV_NAME(siv_encrypt1)(k, rounds, s);
+        s = VV_NAME(siv_polyval)(&hk, aad, aad_len, out, len, &rk, k, _mm_or_si128(rt, set127), in, out, 1);
+        t = VV_NAME(siv_encrypt1)(k, rounds, _mm_and_si128(_mm_xor_si128(s, nonce_lo), clear127));
     }
     _mm_storeu_si128((__m128i *)(void *)tag, t);
 
-    /* wipe the per-message secrets stored: the powers and K_enc's round keys */
+    /* wipe the per-message secrets stored: the powers and K_enc's round keys (xmm and broadcast) */
     vg_wipe(&hk.vec[VV_NVEC - nv], sizeof(vv_t) * (size_t)nv); /* the powers written (not the zero vector) */
     vg_wipe(k, sizeof(__m128i) * (rounds + 1));
-
+    vg_wipe(rk.k, sizeof(vv_t) * (rounds + 1));
 }
 
 VV_TARGET static void VV_NAME(gcm_siv_seal_short)(const void *sched, size_t key_len, const uint8_t nonce[12],
