@@ -20,6 +20,12 @@
  * Every per-message secret (derived key bytes, expanded K_enc, POLYVAL key, accumulator, partial
  * keystream) lives on the stack of seal or open and is wiped before they return.
  *
+ * Short path: an impl with gcm_siv_seal_short / gcm_siv_open_short (internal.h) does all of the above
+ * for a message within its gcm_siv_short_max / _max_aad in one call, without the 3 KiB siv_message
+ * (the x86-64 VAES kernels: derivation, K_enc expansion and only the H powers the message needs, in
+ * registers). The mode still checks the arguments, copies the nonce and the received tag first, and
+ * for open compares the tags in constant time and finishes with vg_open_finish.
+ *
  * Limits: plaintext and AAD <= 2^36 bytes (RFC 8452 §6). 2^36 bytes is 2^32 blocks, exactly the
  * period of the 32-bit counter, so the keystream never repeats within a message.
  */

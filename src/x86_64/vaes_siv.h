@@ -31,6 +31,10 @@
  * is not, as in every other kernel of vaes_body.h.
  */
 
+/* Open runs the whole CTR pass before the powers up to this length (the plaintext stays in L1 for the
+   hash); longer messages decrypt and hash piece by piece. */
+#define VV_SIV_OPEN_CTR_FIRST 16384
+
 /* FIPS 197 key expansion in registers; see aesni_aes.c for the aesenclast-as-SubWord trick:
    aesenclast(v, rcon) with v = RotWord(w) broadcast to all four columns is SubWord(RotWord(w)) ^ Rcon
    in every column, since ShiftRows does nothing to four equal columns. */
@@ -294,17 +298,26 @@ VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8
     /* 2. two independent chains: K_enc's round keys, and the powers this message uses */
     __m128i k[15];
     unsigned rounds = VV_NAME(siv_expand)(k, klo, khi, key_len);
-    size_t total = (aad_len + 15) / 16 + (len + 15) / 16 + 1;
-    struct VV_NAME(siv_pow) hk;
-    int nv = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
     struct VV_NAME(round_keys) rk;
     rk.rounds = rounds;
     for (unsigned i = 0; i <= rounds; i++) rk.k[i] = vv_bcast128(k[i]);
+    const __m128i clear127 = _mm_set_epi32(0x7fffffff, -1, -1, -1), set127 = _mm_set_epi32((int)0x80000000, 0, 0, 0);
+    if (decrypt && len <= VV_SIV_OPEN_CTR_FIRST) {
+        /* open: the CTR pass needs K_enc only, not the powers; written before them, its vaesenc run
+           beside their vpclmulqdq */
+        __m128i rt = _mm_loadu_si128((const __m128i *)(const void *)received);
+        VV_NAME(siv_ctr)(&rk, k, _mm_or_si128(rt, set127), in, out, len);
+    }
+    size_t total = (aad_len + 15) / 16 + (len + 15) / 16 + 1;
+    struct VV_NAME(siv_pow) hk;
+    int nv = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
 
     /* 3./4. tag = E_Kenc((S ^ nonce) with bit 127 cleared); CTR from the tag with bit 127 set */
-    const __m128i clear127 = _mm_set_epi32(0x7fffffff, -1, -1, -1), set127 = _mm_set_epi32((int)0x80000000, 0, 0, 0);
     __m128i s, t;
-    if (!decrypt) {
+    if (decrypt && len <= VV_SIV_OPEN_CTR_FIRST) {
+        s = VV_NAME(siv_polyval)(&hk, aad, aad_len, out, len, &rk, k, set127, NULL, NULL, 0);
+        t = VV_NAME(siv_encrypt1)(k, rounds, _mm_and_si128(_mm_xor_si128(s, nonce_lo), clear127));
+    } else if (!decrypt) {
         s = VV_NAME(siv_polyval)(&hk, aad, aad_len, in, len, &rk, k, set127, NULL, NULL, 0);
         t = VV_NAME(siv_encrypt1)(k, rounds, _mm_and_si128(_mm_xor_si128(s, nonce_lo), clear127));
         VV_NAME(siv_ctr)(&rk, k, _mm_or_si128(t, set127), in, out, len);
