@@ -28,8 +28,8 @@
  * is written, so in == out is safe.
  *
  * Constant time: branches only on aad_len, len and key_len (public); the powers computed follow from
- * the lengths. Per-message secrets in memory are wiped here: the powers written, K_enc's round keys
- * (xmm and broadcast copies) and the derived blocks. What the compiler spills besides (sums, states)
+ * the lengths. Per-message secrets in memory are wiped here: the powers written (and the group copy
+ * with their Karatsuba halves) and K_enc's round keys (xmm and broadcast copies). What the compiler spills besides (sums, states)
  * is not, as in every other kernel of vaes_body.h.
  */
 
@@ -261,6 +261,7 @@ VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(siv_pow) *hk, const 
         VV_NAME(gf_mul_add)(&s, vv_zext128(_mm_xor_si128(lengths, acc)), h1, VV_NAME(kara_of)(h1));
         acc = VV_NAME(gf_finish)(&s);
     }
+    vg_wipe(&gp, sizeof gp); /* the powers again, with their Karatsuba halves */
     return acc;
 }
 
