@@ -96,6 +96,24 @@ struct vg_impl {
     void (*gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
     size_t gcm_short_max, gcm_short_max_aad;
+
+    /* Optional whole-message AES-GCM-SIV (RFC 8452) for len <= gcm_siv_short_max and aad_len <=
+       gcm_siv_short_max_aad (public; the mode checks them and every argument). sched is the master
+       key's schedule (this impl's layout), key_len 16 or 32. The kernel does the whole message: key
+       derivation, K_enc, the POLYVAL key's powers (only those the message needs), POLYVAL, the tag and
+       CTR, and wipes every per-message secret it stored. The general path's state, its several kernel
+       calls and its 3 KiB wipe cost more than the AES and POLYVAL of a short message.
+       seal: out = the ciphertext of in, tag = the tag.
+       open: received = the tag that came with the ciphertext (its counter block), out = the plaintext
+       of in (in == out safe), tag = the tag that plaintext should have; the mode compares it with
+       received in constant time and zeroes out on a mismatch.
+       nonce and received are the mode's own copies (no overlap with out); tag is a mode-local buffer. */
+    void (*gcm_siv_seal_short)(const void *sched, size_t key_len, const uint8_t nonce[12], const uint8_t *aad,
+                               size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
+    void (*gcm_siv_open_short)(const void *sched, size_t key_len, const uint8_t nonce[12], const uint8_t *aad,
+                               size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
+                               const uint8_t received[16], uint8_t tag[16]);
+    size_t gcm_siv_short_max, gcm_siv_short_max_aad;
 };
 
 /* Every implementation compiled into this build, best first (NULL-terminated). */

@@ -79,6 +79,7 @@ static inline __attribute__((always_inline)) VAES512_TARGET void vv_store_bytes(
 #define vv_cast128(v) _mm512_castsi512_si128(v)
 
 #include "vaes_body.h"
+#include "vaes_siv.h"
 
 static int vaes512_available(void) { return vg_x86_has(VG_X86_VAES512_NEEDS); }
 
@@ -103,4 +104,8 @@ const struct vg_impl vg_vaes512_impl = {
     .gcm_open_short = vaes512_gcm_open_short,
     .gcm_short_max = VG_X86_GCM_SHORT_MAX,
     .gcm_short_max_aad = VG_X86_GCM_SHORT_MAX_AAD,
+    .gcm_siv_seal_short = vaes512_gcm_siv_seal_short,
+    .gcm_siv_open_short = vaes512_gcm_siv_open_short,
+    .gcm_siv_short_max = VG_X86_GCM_SIV_SHORT_MAX,
+    .gcm_siv_short_max_aad = VG_X86_GCM_SIV_SHORT_MAX_AAD,
 };

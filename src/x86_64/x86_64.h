@@ -67,4 +67,14 @@ extern const struct vg_impl vg_vaes512_impl VG_INTERNAL;
 #define VG_X86_GCM_SHORT_MAX_AAD 256
 #endif
 
+/* The whole-message GCM-SIV kernels (gcm_siv_seal_short / gcm_siv_open_short of vaes512 and vaes256,
+   vaes_siv.h): up to 16 KiB the plaintext of open is still in L1 when it is hashed after the CTR pass;
+   longer messages take the mode's general path, which interleaves the two passes in 4 KiB chunks. */
+#ifndef VG_X86_GCM_SIV_SHORT_MAX
+#define VG_X86_GCM_SIV_SHORT_MAX 16384
+#endif
+#ifndef VG_X86_GCM_SIV_SHORT_MAX_AAD
+#define VG_X86_GCM_SIV_SHORT_MAX_AAD 16384
+#endif
+
 #endif /* VG_X86_64_H */
