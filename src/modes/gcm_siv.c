@@ -122,7 +122,11 @@ static void siv_ctr(const struct siv_message *msg, uint8_t counter[16], const ui
     }
 }
 
-/*@ // The code a one-shot seal or open returns before it writes anything, in vg.h's order (VG_OK:
+/*@ // The key was set up, with 16 or 32 bytes.
+    logic boolean siv_key_ok{L}(vg_aes_gcm_siv_key *k) =
+      k != \null && vg_key_ready((unsigned char *)k->opaque) &&
+      (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32);
+    // The code a one-shot seal or open returns before it writes anything, in vg.h's order (VG_OK:
     // the arguments are accepted). key_ok: the key was set up with 16 or 32 bytes.
     logic integer siv_error(boolean key_ok, uint8_t *nonce, integer nonce_len, uint8_t *aad,
                             integer aad_len, uint8_t *in, integer len, uint8_t *out, uint8_t *tag,
@@ -139,9 +143,8 @@ static void siv_ctr(const struct siv_message *msg, uint8_t counter[16], const ui
 /* The checks seal and open share, in the header's order. Returns the master key state through *st. */
 /*@ requires \valid(st);
     assigns *st;
-    ensures \result == siv_error(k != \null && vg_key_ready((unsigned char *)k->opaque) && (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32),
-                                (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len, (uint8_t *)in, len,
-                                (uint8_t *)out, (uint8_t *)tag, tag_len);
+    ensures \result == siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                                (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
 */
 static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state **st,
                      const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
@@ -189,10 +192,10 @@ static int siv_open_checked(const struct vg_aes_key_state *st, const uint8_t *no
                             size_t aad_len, const uint8_t *in, size_t len, const uint8_t *tag, uint8_t *out);
 
 /*@ behavior rejected:
-      assumes siv_error(k != \null && vg_key_ready((unsigned char *)k->opaque) && (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      assumes siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                       (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
       assigns \nothing;
-      ensures \result == siv_error(k != \null && vg_key_ready((unsigned char *)k->opaque) && (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      ensures \result == siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                                 (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
 */
 static int vg_aes_gcm_siv_seal_body(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
@@ -251,10 +254,10 @@ int vg_aes_gcm_siv_seal(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_
 }
 
 /*@ behavior rejected:
-      assumes siv_error(k != \null && vg_key_ready((unsigned char *)k->opaque) && (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      assumes siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                       (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
       assigns \nothing;
-      ensures \result == siv_error(k != \null && vg_key_ready((unsigned char *)k->opaque) && (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      ensures \result == siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                                 (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
 */
 static int vg_aes_gcm_siv_open_body(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
