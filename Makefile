@@ -4,7 +4,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz install clean
+.PHONY: frama-wp all speed deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz install clean
 
 all:
 	cmake -S . -B build
@@ -72,6 +72,12 @@ test-aarch64:
 # Executed instructions per block under qemu against OpenSSL's arm64 build (benchmark; docs/aarch64.md).
 insn-aarch64: test-aarch64
 	bench/insn/aarch64-insn.sh build-aarch64 max
+
+# Frama-C WP: the ACSL contracts listed in docs/proofs-wp.md, with -wp-rte, on z3 and cvc4 (and
+# Alt-Ergo when installed). Fails on any unproved goal. The why3 configuration and the logs go to
+# VG_WP_WORK (default /tmp/vg-wp), never to $$HOME.
+frama-wp:
+	proofs/wp/run.sh
 
 # libFuzzer (clang, ASan + UBSan) differential targets: a 10-second smoke run each in check, long runs
 # with `make fuzz` (FUZZ_SECONDS per target, corpus kept in FUZZ_WORK). See docs/fuzzing.md.

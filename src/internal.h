@@ -22,6 +22,64 @@
 
 #define VG_INTERNAL __attribute__((visibility("hidden")))
 
+/* ---------------------------------------------------------------------------------------------- */
+/* ACSL vocabulary of the WP proofs (proofs/wp/, docs/proofs-wp.md). Compilers see comments only.  */
+/*
+ * VgCSemantics states what C11 defines and WP's integer theory leaves abstract: conversion to an
+ * unsigned type is reduction modulo 2^N (6.3.1.3p2), E1 >> E2 of a non-negative E1 is the integral
+ * part of E1 / 2^E2, and E1 << E2 is E1 * 2^E2 before the conversion to the result type (6.5.7).
+ * WP models casts and shifts as uninterpreted functions with bit-level axioms only, which z3 and
+ * cvc4 cannot connect to arithmetic; these axioms are that connection, and nothing more (one per
+ * shift amount the proved code uses). VgBytes states four facts about bitwise operations on
+ * bytes, a finite domain: proofs/wp/check_axioms.c checks each over all 2^16 pairs.
+ * VgKeys names what the proofs do not look inside: a set-up key (vg_aes_key_state_of reads its magic
+ * through a cast WP's typed memory model cannot follow) and partial overlap (vg_partial_overlap
+ * compares addresses as integers).
+ */
+/*@ // 256^k for 0 <= k <= 8 (spelled out: the provers cannot do induction on a recursive definition)
+    logic integer vg_pow256(integer k) =
+      k <= 0 ? 1 : k == 1 ? 0x100 : k == 2 ? 0x10000 : k == 3 ? 0x1000000 : k == 4 ? 0x100000000 :
+      k == 5 ? 0x10000000000 : k == 6 ? 0x1000000000000 : k == 7 ? 0x100000000000000 :
+      0x10000000000000000;
+    lemma vg_pow256_pos: \forall integer k; vg_pow256(k) >= 1;
+    axiomatic VgCSemantics {
+      axiom vg_to_u8:  \forall integer x; 0 <= x ==> (uint8_t)x == x % 0x100;
+      axiom vg_to_u8_neg: \forall integer x; -0x100 <= x < 0 ==> (uint8_t)x == x + 0x100;
+      axiom vg_to_u32: \forall integer x; 0 <= x ==> (uint32_t)x == x % 0x100000000;
+      axiom vg_to_u32_neg: \forall integer x; -0x100000000 <= x < 0 ==> (uint32_t)x == x + 0x100000000;
+      axiom vg_to_u64: \forall integer x; 0 <= x ==> (uint64_t)x == x % 0x10000000000000000;
+      axiom vg_shr8:  \forall integer x; 0 <= x ==> (x >> 8) == x / 0x100;
+      axiom vg_shr16: \forall integer x; 0 <= x ==> (x >> 16) == x / 0x10000;
+      axiom vg_shr24: \forall integer x; 0 <= x ==> (x >> 24) == x / 0x1000000;
+      axiom vg_shr32: \forall integer x; 0 <= x ==> (x >> 32) == x / 0x100000000;
+      axiom vg_shr_bytes: \forall integer x, k; 0 <= x && 0 <= k <= 7 ==> (x >> (8 * k)) == x / vg_pow256(k);
+      axiom vg_shl8:  \forall integer x; (x << 8) == x * 0x100;
+      axiom vg_shl16: \forall integer x; (x << 16) == x * 0x10000;
+      axiom vg_shl24: \forall integer x; (x << 24) == x * 0x1000000;
+      axiom vg_shl32: \forall integer x; (x << 32) == x * 0x100000000;
+    }
+    axiomatic VgBytes {
+      axiom vg_xor_byte: \forall integer x, y; 0 <= x <= 0xFF && 0 <= y <= 0xFF ==> 0 <= (x ^ y) <= 0xFF;
+      axiom vg_or_byte:  \forall integer x, y; 0 <= x <= 0xFF && 0 <= y <= 0xFF ==> 0 <= (x | y) <= 0xFF;
+      axiom vg_and_ff:   \forall integer x; 0 <= x <= 0xFF ==> (x & 0xFF) == x;
+      axiom vg_xor_zero: \forall integer x, y; 0 <= x <= 0xFF && 0 <= y <= 0xFF ==> ((uint32_t)(x ^ y) == 0 <==> x == y);
+    }
+    lemma vg_or_zero: \forall integer x, y; 0 <= x && 0 <= y ==> ((x | y) == 0 <==> (x == 0 && y == 0));
+    axiomatic VgKeys {
+      logic boolean vg_key_ready{L}(unsigned char *opaque);
+      logic integer vg_key_len{L}(unsigned char *opaque);
+      logic boolean vg_partial(uint8_t *a, uint8_t *b, integer n);
+    }
+
+    // Big- and little-endian byte strings as numbers.
+    logic integer vg_be32{L}(uint8_t *p) = p[0] * 0x1000000 + p[1] * 0x10000 + p[2] * 0x100 + p[3];
+    logic integer vg_le32{L}(uint8_t *p) = p[0] + p[1] * 0x100 + p[2] * 0x10000 + p[3] * 0x1000000;
+    logic integer vg_be64{L}(uint8_t *p) = vg_be32(p) * 0x100000000 + vg_be32(p + 4);
+    // Bytes [0, n) of p unchanged between labels A and B.
+    predicate vg_unchanged{A, B}(uint8_t *p, integer from, integer to) =
+      \forall integer i; from <= i < to ==> \at(p[i], A) == \at(p[i], B);
+*/
+
 /* Bytes each implementation may use for an AES schedule (encryption and, if asked, decryption round
    keys, in whatever layout it wants) and for a GHASH or POLYVAL key (H and its powers). */
 #define VG_SCHED_SIZE 2048
@@ -164,51 +222,111 @@ _Static_assert(sizeof(struct vg_aes_gcm_key_state) <= VG_AES_GCM_KEY_SIZE, "vg_a
 void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                       size_t key_len, int want_decrypt) VG_INTERNAL;
 /* The state behind a public key, or NULL if it was never set up (or was wiped). */
-const struct vg_aes_key_state *vg_aes_key_state_of(const void *opaque) VG_INTERNAL;
+/*@ assigns \nothing;
+    ensures \result == \null <==> !(opaque != \null && vg_key_ready((unsigned char *)opaque));
+    ensures \result != \null ==> \valid_read(\result);
+    ensures \result != \null ==> \result->key_len == vg_key_len((unsigned char *)opaque);
+*/
+const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque) VG_INTERNAL;
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers (src/util.c).                                                                           */
 
 /* Zeroes n bytes through a volatile pointer and a compiler barrier: not elided. */
+/*@ requires \valid((char *)p + (0 .. n - 1));
+    assigns ((char *)p)[0 .. n - 1];
+    ensures \forall integer i; 0 <= i < n ==> ((char *)p)[i] == 0;
+*/
 void vg_wipe(void *p, size_t n) VG_INTERNAL;
 /* 0 if the first n bytes of a and b are equal, else 1; time depends on n only. */
+/*@ requires \valid_read(a + (0 .. n - 1)) && \valid_read(b + (0 .. n - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 0 <==> (\forall integer i; 0 <= i < n ==> a[i] == b[i]);
+*/
 int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
 /* The end of every open: given differ (0 or 1, secret until now) zeroes out[0..len) when differ is 1
    and returns VG_OK or VG_ERR_AUTH, all without a branch on differ: the pass over out is a mask, not
    a condition, so even the verdict is not a branch for a constant-time checker to see. */
+/*@ requires differ == 0 || differ == 1;
+    requires \valid(out + (0 .. len - 1));
+    assigns out[0 .. len - 1];
+    behavior match:
+      assumes differ == 0;
+      ensures \result == VG_OK;
+      ensures vg_unchanged{Pre, Post}(out, 0, len);
+    behavior mismatch:
+      assumes differ == 1;
+      ensures \result == VG_ERR_AUTH;
+      ensures \forall integer i; 0 <= i < len ==> out[i] == 0;
+    complete behaviors;
+    disjoint behaviors;
+*/
 int vg_open_finish(uint8_t *out, size_t len, int differ) VG_INTERNAL;
 /* 1 if [a, a+n) and [b, b+n) overlap without being the same range. */
-int vg_partial_overlap(const void *a, const void *b, size_t n) VG_INTERNAL;
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 <==> vg_partial(a, b, n) == \true;
+    ensures n == 0 ==> \result == 0;
+*/
+int vg_partial_overlap(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
 
+/*@ assigns \nothing;
+    ensures \result == 1 <==> (n == 16 || n == 24 || n == 32);
+    ensures \result == 0 || \result == 1;
+*/
 static inline int vg_aes_key_len_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
 
+/* Byte-order helpers. The loads add the shifted bytes rather than OR them: the same number (the
+   terms share no bit), and gcc 12 and clang 14 compile both to one load (and a bswap), but addition
+   is arithmetic the provers know. */
+/*@ requires \valid_read(p + (0 .. 3));
+    assigns \nothing;
+    ensures \result == vg_be32(p);
+*/
 static inline uint32_t vg_load32_be(const uint8_t *p)
 {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+    return ((uint32_t)p[0] << 24) + ((uint32_t)p[1] << 16) + ((uint32_t)p[2] << 8) + (uint32_t)p[3];
 }
+/*@ requires \valid(p + (0 .. 3));
+    assigns p[0 .. 3];
+    ensures vg_be32(p) == v;
+*/
 static inline void vg_store32_be(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
+/*@ requires \valid_read(p + (0 .. 3));
+    assigns \nothing;
+    ensures \result == vg_le32(p);
+*/
 static inline uint32_t vg_load32_le(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] + ((uint32_t)p[1] << 8) + ((uint32_t)p[2] << 16) + ((uint32_t)p[3] << 24);
 }
+/*@ requires \valid(p + (0 .. 3));
+    assigns p[0 .. 3];
+    ensures vg_le32(p) == v;
+*/
 static inline void vg_store32_le(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
 }
 static inline uint64_t vg_load64_be(const uint8_t *p)
 {
-    return ((uint64_t)vg_load32_be(p) << 32) | vg_load32_be(p + 4);
+    return ((uint64_t)vg_load32_be(p) << 32) + vg_load32_be(p + 4);
 }
+/*@ requires \valid(p + (0 .. 7));
+    assigns p[0 .. 7];
+    ensures vg_be64(p) == v;
+*/
 static inline void vg_store64_be(uint8_t *p, uint64_t v)
 {
     vg_store32_be(p, (uint32_t)(v >> 32)); vg_store32_be(p + 4, (uint32_t)v);
 }
 static inline uint64_t vg_load64_le(const uint8_t *p)
 {
-    return (uint64_t)vg_load32_le(p) | ((uint64_t)vg_load32_le(p + 4) << 32);
+    return (uint64_t)vg_load32_le(p) + ((uint64_t)vg_load32_le(p + 4) << 32);
 }
 static inline void vg_store64_le(uint8_t *p, uint64_t v)
 {
@@ -217,6 +335,28 @@ static inline void vg_store64_le(uint8_t *p, uint64_t v)
 static inline void vg_xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
 {
     for (size_t i = 0; i < n; i++) out[i] = a[i] ^ b[i];
+}
+
+/* The counter write-back of a CTR kernel that used n blocks. SP 800-38D inc32, n times: the last 4
+   bytes, big-endian, + n mod 2^32; the first 12 bytes stay. */
+/*@ requires \valid(counter + (0 .. 15));
+    assigns counter[12 .. 15];
+    ensures vg_unchanged{Pre, Post}(counter, 0, 12);
+    ensures vg_be32(counter + 12) == (\old(vg_be32(counter + 12)) + n) % 0x100000000;
+*/
+static inline void vg_inc32_add(uint8_t counter[16], size_t n)
+{
+    vg_store32_be(counter + 12, vg_load32_be(counter + 12) + (uint32_t)n);
+}
+/* RFC 8452's counter, n times: the first 4 bytes, little-endian, + n mod 2^32; the other 12 stay. */
+/*@ requires \valid(counter + (0 .. 15));
+    assigns counter[0 .. 3];
+    ensures vg_unchanged{Pre, Post}(counter, 4, 16);
+    ensures vg_le32(counter) == (\old(vg_le32(counter)) + n) % 0x100000000;
+*/
+static inline void vg_ctr32_le_add(uint8_t counter[16], size_t n)
+{
+    vg_store32_le(counter, vg_load32_le(counter) + (uint32_t)n);
 }
 
 #endif /* VG_INTERNAL_H */

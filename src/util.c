@@ -26,14 +26,21 @@ void vg_wipe(void *p, size_t n)
 
 int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n)
 {
-    /* OR of all byte differences, then fold to one bit without a branch: (d - 1) >> 8 has its low bit
-       set exactly when d == 0 (d is at most 0xFF, so d - 1 is negative only for d == 0). */
+    /* OR of all byte differences, then fold to one bit without a branch: d is at most 0xFF, so
+       d + 0xFF is below 0x100 exactly when d == 0, and its bit 8 is the verdict (the division is
+       a shift by 8; written as a division because that is the arithmetic the WP provers know). */
     uint32_t d = 0;
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant 0 <= d <= 0xFF;
+        loop invariant d == 0 <==> (\forall integer k; 0 <= k < i ==> a[k] == b[k]);
+        loop assigns i, d;
+        loop variant n - i;
+    */
     for (size_t i = 0; i < n; i++) d |= (uint32_t)(a[i] ^ b[i]);
-    return (int)(1 & ~((d - 1) >> 8));
+    return (int)((d + 0xFF) / 0x100);
 }
 
-int vg_partial_overlap(const void *a, const void *b, size_t n)
+int vg_partial_overlap(const uint8_t *a, const uint8_t *b, size_t n)
 {
     uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
     if (n == 0 || x == y) return 0;
@@ -44,6 +51,13 @@ int vg_open_finish(uint8_t *out, size_t len, int differ)
 {
     /* keep = 0xFF when the tag matched (differ = 0), 0x00 when it did not. */
     uint8_t keep = (uint8_t)((unsigned)differ - 1u);
+    //@ assert keep == (differ == 0 ? 0xFF : 0);
+    /*@ loop invariant 0 <= i <= len;
+        loop invariant \forall integer k; 0 <= k < i ==> out[k] == (\at(out[k], Pre) & keep);
+        loop invariant vg_unchanged{Pre, Here}(out, i, len);
+        loop assigns i, out[0 .. len - 1];
+        loop variant len - i;
+    */
     for (size_t i = 0; i < len; i++) out[i] &= keep;
     /* -(int)differ is 0 or all ones: VG_ERR_AUTH or VG_OK without a branch. */
     return -(int)(differ & 1) & VG_ERR_AUTH;

@@ -14,13 +14,19 @@ void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, c
     st->magic = VG_KEY_MAGIC;
 }
 
-const struct vg_aes_key_state *vg_aes_key_state_of(const void *opaque)
+const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque)
 {
-    const struct vg_aes_key_state *st = (const struct vg_aes_key_state *)opaque;
+    const struct vg_aes_key_state *st = (const struct vg_aes_key_state *)(const void *)opaque;
     if (!st || st->magic != VG_KEY_MAGIC || !st->impl) return NULL;
     return st;
 }
 
+/*@ behavior rejected:
+      assumes k == \null || !(key_len == 16 || key_len == 24 || key_len == 32) || key == \null;
+      assigns \nothing;
+      ensures \result == (k == \null ? VG_ERR_ARG :
+                          !(key_len == 16 || key_len == 24 || key_len == 32) ? VG_ERR_KEY_LENGTH : VG_ERR_ARG);
+*/
 static int vg_aes_expand_key_body(vg_aes_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
@@ -44,6 +50,12 @@ void vg_aes_key_wipe(vg_aes_key *k)
 }
 
 /* The checks the void block functions share: a usable key, non-NULL buffers, no partial overlap. */
+/*@ requires k == \null || \valid_read(k);
+    assigns \nothing;
+    ensures \result == \null <==> (k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 ||
+                                   in == \null || out == \null || nblocks > SIZE_MAX / 16 ||
+                                   vg_partial((uint8_t *)in, (uint8_t *)out, nblocks * 16));
+*/
 static const struct vg_aes_key_state *block_call_ok(const vg_aes_key *k, const uint8_t *in,
                                                     const uint8_t *out, size_t nblocks)
 {
@@ -54,6 +66,12 @@ static const struct vg_aes_key_state *block_call_ok(const vg_aes_key *k, const u
     return st;
 }
 
+/*@ requires k == \null || \valid_read(k);
+    behavior rejected:
+      assumes k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 || in == \null ||
+              out == \null || nblocks > SIZE_MAX / 16 || vg_partial((uint8_t *)in, out, nblocks * 16);
+      assigns \nothing;
+*/
 static void vg_aes_ecb_encrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
@@ -67,6 +85,12 @@ void vg_aes_ecb_encrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, si
     vg_arch_secret_exit(dit);
 }
 
+/*@ requires k == \null || \valid_read(k);
+    behavior rejected:
+      assumes k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 || in == \null ||
+              out == \null || nblocks > SIZE_MAX / 16 || vg_partial((uint8_t *)in, out, nblocks * 16);
+      assigns \nothing;
+*/
 static void vg_aes_ecb_decrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
@@ -80,6 +104,13 @@ void vg_aes_ecb_decrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, si
     vg_arch_secret_exit(dit);
 }
 
+/*@ requires k == \null || \valid_read(k);
+    behavior rejected:
+      assumes k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 || in == \null ||
+              out == \null || nblocks > SIZE_MAX / 16 || vg_partial((uint8_t *)in, out, nblocks * 16) ||
+              counter == \null;
+      assigns \nothing;
+*/
 static void vg_aes_ctr32_body(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                   size_t nblocks)
 {

@@ -48,9 +48,34 @@
    so: staged for a payload ending in a partial block, up to 48 B (aesni loses beyond it). */
 #define CCM_STAGED_MAX 48
 
+/*@ logic boolean ccm_tag_ok(integer t) = 4 <= t <= 16 && t % 2 == 0;
+    // The code a one-shot seal or open returns before it writes anything, in vg.h's order (VG_OK:
+    // the arguments are accepted). key_ok: the key was set up.
+    logic integer ccm_error(boolean key_ok, uint8_t *nonce, integer nonce_len, uint8_t *aad,
+                            integer aad_len, uint8_t *in, integer len, uint8_t *out, uint8_t *tag,
+                            integer tag_len) =
+      !key_ok ? VG_ERR_ARG :
+      (nonce_len < CCM_MIN_NONCE || nonce_len > CCM_MAX_NONCE) ? VG_ERR_NONCE_LENGTH :
+      !ccm_tag_ok(tag_len) ? VG_ERR_TAG_LENGTH :
+      (15 - nonce_len < 8 && len >= vg_pow256(15 - nonce_len)) ? VG_ERR_LENGTH :
+      (nonce == \null || tag == \null || (aad_len != 0 && aad == \null) ||
+       (len != 0 && (in == \null || out == \null)) || vg_partial(in, out, len)) ? VG_ERR_ARG :
+      VG_OK;
+*/
+
+/*@ assigns \nothing;
+    ensures \result == 1 <==> ccm_tag_ok(t) == \true;
+    ensures \result == 0 || \result == 1;
+*/
 static int ccm_tag_len_ok(size_t t) { return t >= 4 && t <= 16 && t % 2 == 0; }
 
 /* The checks seal and open share, in the header's order. */
+/*@ requires \valid(st);
+    assigns *st;
+    ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce,
+                                nonce_len, (uint8_t *)aad, aad_len, (uint8_t *)in, len, (uint8_t *)out,
+                                (uint8_t *)tag, tag_len);
+*/
 static int ccm_check(const vg_aes_ccm_key *k, const struct vg_aes_key_state **st,
                      const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
                      const uint8_t *in, size_t len, const uint8_t *out, const uint8_t *tag,
@@ -62,6 +87,7 @@ static int ccm_check(const vg_aes_ccm_key *k, const struct vg_aes_key_state **st
     if (!ccm_tag_len_ok(tag_len)) return VG_ERR_TAG_LENGTH;
     /* len < 2^(8q); q = 8 admits every size_t. */
     size_t q = 15 - nonce_len;
+    //@ assert q < 8 ==> ((uint64_t)len >> (8 * q)) == len / vg_pow256(q);
     if (q < 8 && ((uint64_t)len >> (8 * q)) != 0) return VG_ERR_LENGTH;
     if (!nonce || !tag || (aad_len && !aad) || (len && (!in || !out))) return VG_ERR_ARG;
     if (vg_partial_overlap(in, out, len)) return VG_ERR_ARG;
@@ -82,6 +108,40 @@ static void ccm_format(uint8_t b0[16], uint8_t a0[16], const uint8_t *nonce, siz
     memcpy(a0 + 1, nonce, nonce_len);
 }
 
+/* The encoding of the AAD length a (> 0) that starts the AAD blocks (Appendix A.2.2): [a]_16 if
+   a < 2^16 - 2^8, 0xff 0xfe [a]_32 if a < 2^32, else 0xff 0xff [a]_64. Returns its length. */
+/*@ requires \valid(enc + (0 .. 9));
+    assigns enc[0 .. 9];
+    behavior short:
+      assumes a < 0xff00;
+      ensures \result == 2 && enc[0] * 256 + enc[1] == a;
+    behavior medium:
+      assumes 0xff00 <= a < 0x100000000;
+      ensures \result == 6 && enc[0] == 0xff && enc[1] == 0xfe && vg_be32(enc + 2) == a;
+    behavior long:
+      assumes 0x100000000 <= a;
+      ensures \result == 10 && enc[0] == 0xff && enc[1] == 0xff && vg_be64(enc + 2) == a;
+    complete behaviors;
+    disjoint behaviors;
+*/
+static size_t ccm_aad_length(uint8_t enc[10], uint64_t a)
+{
+    if (a < 0xff00) {
+        enc[0] = (uint8_t)(a >> 8);
+        enc[1] = (uint8_t)a;
+        return 2;
+    }
+    enc[0] = 0xff;
+    if (a < ((uint64_t)1 << 32)) {
+        enc[1] = 0xfe;
+        vg_store32_be(enc + 2, (uint32_t)a);
+        return 6;
+    }
+    enc[1] = 0xff;
+    vg_store64_be(enc + 2, a);
+    return 10;
+}
+
 /* mac = CBC-MAC over B0 and the formatted AAD. The first AAD block (length encoding and the AAD's
    first bytes) is staged next to B0 so both go in one cbc_mac call; the aligned middle runs from the
    caller's buffer; the last partial block is staged with zero padding. */
@@ -93,23 +153,7 @@ static void ccm_mac_header(const struct vg_aes_key_state *st, uint8_t mac[16], c
     memcpy(stage, b0, 16);
     size_t nstage = 1, used = 0;
     if (aad_len) {
-        uint64_t a = (uint64_t)aad_len;
-        size_t enc_len;
-        if (a < 0xff00) {
-            stage[16] = (uint8_t)(a >> 8);
-            stage[17] = (uint8_t)a;
-            enc_len = 2;
-        } else if ((a >> 32) == 0) {
-            stage[16] = 0xff;
-            stage[17] = 0xfe;
-            vg_store32_be(stage + 18, (uint32_t)a);
-            enc_len = 6;
-        } else {
-            stage[16] = 0xff;
-            stage[17] = 0xff;
-            vg_store64_be(stage + 18, a);
-            enc_len = 10;
-        }
+        size_t enc_len = ccm_aad_length(stage + 16, (uint64_t)aad_len);
         used = aad_len < 16 - enc_len ? aad_len : 16 - enc_len;
         memcpy(stage + 16 + enc_len, aad, used);
         nstage = 2;
@@ -286,6 +330,12 @@ static void ccm_run(const struct vg_aes_key_state *st, const uint8_t *nonce, siz
     vg_wipe(a0, sizeof a0);
 }
 
+/*@ behavior rejected:
+      assumes k == \null || !(key_len == 16 || key_len == 24 || key_len == 32) || key == \null;
+      assigns \nothing;
+      ensures \result == (k == \null ? VG_ERR_ARG :
+                          !(key_len == 16 || key_len == 24 || key_len == 32) ? VG_ERR_KEY_LENGTH : VG_ERR_ARG);
+*/
 static int vg_aes_ccm_init_body(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
@@ -305,6 +355,20 @@ int vg_aes_ccm_init(vg_aes_ccm_key *k, const uint8_t *key, size_t key_len)
     return rc;
 }
 
+static int ccm_seal_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                       uint8_t *out, uint8_t *tag, size_t tag_len);
+static int ccm_open_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                       const uint8_t *tag, size_t tag_len, uint8_t *out);
+
+/*@ behavior rejected:
+      assumes ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                      (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
+      assigns \nothing;
+      ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                                (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
+*/
 static int vg_aes_ccm_seal_body(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
                     const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                     uint8_t *out, uint8_t *tag, size_t tag_len)
@@ -312,7 +376,15 @@ static int vg_aes_ccm_seal_body(const vg_aes_ccm_key *k, const uint8_t *nonce, s
     const struct vg_aes_key_state *st;
     int rc = ccm_check(k, &st, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
     if (rc != VG_OK) return rc;
+    return ccm_seal_checked(st, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+}
 
+/* Seal once the arguments are accepted (its own function so that the proof of the rejected path
+   above sees one call, not the whole message). */
+static int ccm_seal_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                       uint8_t *out, uint8_t *tag, size_t tag_len)
+{
     uint8_t mac[16], s0[16];
     ccm_run(st, nonce, nonce_len, aad, aad_len, in, len, out, tag_len, mac, s0, 1);
     vg_xor_bytes(tag, mac, s0, tag_len);
@@ -331,6 +403,13 @@ int vg_aes_ccm_seal(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_
     return rc;
 }
 
+/*@ behavior rejected:
+      assumes ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                      (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
+      assigns \nothing;
+      ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                                (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
+*/
 static int vg_aes_ccm_open_body(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
                     const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                     const uint8_t *tag, size_t tag_len, uint8_t *out)
@@ -338,7 +417,14 @@ static int vg_aes_ccm_open_body(const vg_aes_ccm_key *k, const uint8_t *nonce, s
     const struct vg_aes_key_state *st;
     int rc = ccm_check(k, &st, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
     if (rc != VG_OK) return rc;
+    return ccm_open_checked(st, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+}
 
+/* Open once the arguments are accepted. */
+static int ccm_open_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                       const uint8_t *tag, size_t tag_len, uint8_t *out)
+{
     /* The received tag is copied before out is written: it may sit in memory out overlaps. */
     uint8_t received[16], mac[16], s0[16], expected[16];
     memcpy(received, tag, tag_len);

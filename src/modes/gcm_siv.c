@@ -134,7 +134,30 @@ static int siv_short_path(const struct vg_impl *impl, size_t aad_len, size_t len
     return impl->gcm_siv_seal_short && len <= impl->gcm_siv_short_max && aad_len <= impl->gcm_siv_short_max_aad;
 }
 
+/*@ // The key was set up, with 16 or 32 bytes.
+    logic boolean siv_key_ok{L}(vg_aes_gcm_siv_key *k) =
+      k != \null && vg_key_ready((unsigned char *)k->opaque) &&
+      (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32);
+    // The code a one-shot seal or open returns before it writes anything, in vg.h's order (VG_OK:
+    // the arguments are accepted). key_ok: the key was set up with 16 or 32 bytes.
+    logic integer siv_error(boolean key_ok, uint8_t *nonce, integer nonce_len, uint8_t *aad,
+                            integer aad_len, uint8_t *in, integer len, uint8_t *out, uint8_t *tag,
+                            integer tag_len) =
+      !key_ok ? VG_ERR_ARG :
+      nonce_len != SIV_NONCE_LEN ? VG_ERR_NONCE_LENGTH :
+      tag_len != SIV_TAG_LEN ? VG_ERR_TAG_LENGTH :
+      (len > SIV_MAX_LEN || aad_len > SIV_MAX_LEN) ? VG_ERR_LENGTH :
+      (nonce == \null || tag == \null || (aad_len != 0 && aad == \null) ||
+       (len != 0 && (in == \null || out == \null)) || vg_partial(in, out, len)) ? VG_ERR_ARG :
+      VG_OK;
+*/
+
 /* The checks seal and open share, in the header's order. Returns the master key state through *st. */
+/*@ requires \valid(st);
+    assigns *st;
+    ensures \result == siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                                (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
+*/
 static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state **st,
                      const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
                      const uint8_t *in, size_t len, const uint8_t *out, const uint8_t *tag,
@@ -150,6 +173,12 @@ static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state 
     return VG_OK;
 }
 
+/*@ behavior rejected:
+      assumes k == \null || !(key_len == 16 || key_len == 32) || key == \null;
+      assigns \nothing;
+      ensures \result == (k == \null ? VG_ERR_ARG : !(key_len == 16 || key_len == 32) ? VG_ERR_KEY_LENGTH :
+                          VG_ERR_ARG);
+*/
 static int vg_aes_gcm_siv_init_body(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
@@ -169,6 +198,18 @@ int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_le
     return rc;
 }
 
+static int siv_seal_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, const uint8_t *aad,
+                            size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag);
+static int siv_open_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, const uint8_t *aad,
+                            size_t aad_len, const uint8_t *in, size_t len, const uint8_t *tag, uint8_t *out);
+
+/*@ behavior rejected:
+      assumes siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                      (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
+      assigns \nothing;
+      ensures \result == siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                                (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
+*/
 static int vg_aes_gcm_siv_seal_body(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                         uint8_t *out, uint8_t *tag, size_t tag_len)
@@ -176,6 +217,14 @@ static int vg_aes_gcm_siv_seal_body(const vg_aes_gcm_siv_key *k, const uint8_t *
     const struct vg_aes_key_state *st;
     int rc = siv_check(k, &st, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
     if (rc != VG_OK) return rc;
+    return siv_seal_checked(st, nonce, aad, aad_len, in, len, out, tag);
+}
+
+/* Seal once the arguments are accepted (its own function so that the proof of the rejected path
+   above sees one call, not the whole message). */
+static int siv_seal_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, const uint8_t *aad,
+                            size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag)
+{
     const struct vg_impl *impl = st->impl;
 
     /* Copy the nonce: nothing then depends on caller memory that out or tag might overlap. */
@@ -226,6 +275,13 @@ int vg_aes_gcm_siv_seal(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_
     return rc;
 }
 
+/*@ behavior rejected:
+      assumes siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                      (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
+      assigns \nothing;
+      ensures \result == siv_error(siv_key_ok(k), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+                                (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
+*/
 static int vg_aes_gcm_siv_open_body(const vg_aes_gcm_siv_key *k, const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                         const uint8_t *tag, size_t tag_len, uint8_t *out)
@@ -233,6 +289,13 @@ static int vg_aes_gcm_siv_open_body(const vg_aes_gcm_siv_key *k, const uint8_t *
     const struct vg_aes_key_state *st;
     int rc = siv_check(k, &st, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
     if (rc != VG_OK) return rc;
+    return siv_open_checked(st, nonce, aad, aad_len, in, len, tag, out);
+}
+
+/* Open once the arguments are accepted. */
+static int siv_open_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, const uint8_t *aad,
+                            size_t aad_len, const uint8_t *in, size_t len, const uint8_t *tag, uint8_t *out)
+{
     const struct vg_impl *impl = st->impl;
 
     /* The received tag and the nonce are copied before out is written: they may sit in memory the

@@ -799,16 +799,15 @@ BS_INLINE void ctr_run(const void *sched, uint8_t counter[16], const uint8_t *in
     const struct bs_sched *ks = (const struct bs_sched *)sched;
     bs_word base = w_load(counter);
     uint32_t c = little ? vg_load32_le(counter) : vg_load32_be(counter + 12);
+    size_t total = nblocks;
     for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128, c += 8)
         ctr_batch(ks, base, c, in, out, 8, little);
-    if (nblocks) {
-        ctr_batch(ks, base, c, in, out, nblocks, little);
-        c += (uint32_t)nblocks;
-    }
+    if (nblocks) ctr_batch(ks, base, c, in, out, nblocks, little);
+    /* the write-back: counter + total mod 2^32 in its own byte order (proved in proofs/wp) */
     if (little)
-        vg_store32_le(counter, c);
+        vg_ctr32_le_add(counter, total);
     else
-        vg_store32_be(counter + 12, c);
+        vg_inc32_add(counter, total);
 }
 
 void portable_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
@@ -938,7 +937,7 @@ size_t portable_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t coun
         out += 16 * n;
     }
     mac_store(mac, m);
-    vg_store32_be(counter + 12, c);
+    vg_inc32_add(counter, nblocks); /* c - its start, mod 2^32: the blocks done */
     return nblocks;
 }
 
@@ -976,6 +975,6 @@ size_t portable_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t coun
     }
     mac_step(ks, m, p, pending);
     mac_store(mac, m);
-    vg_store32_be(counter + 12, c);
+    vg_inc32_add(counter, nblocks); /* c - its start, mod 2^32: the blocks done */
     return nblocks;
 }
