@@ -96,7 +96,7 @@
 /* The two front ends must each get their own copy of the loop, with the byte order fixed. */
 #define CTMUL_INLINE static inline __attribute__((always_inline))
 
-#if defined(__SIZEOF_INT128__) && !defined(VG_GHASH_NO_INT128)
+#if defined(__SIZEOF_INT128__) && !defined(VG_GHASH_NO_INT128) && !defined(__FRAMAC__)
 #define CTMUL_INT128 1
 __extension__ typedef unsigned __int128 u128;
 #else
