@@ -1,5 +1,5 @@
 /*
- * eva_common.h — helpers shared by the Eva entry points (proofs/eva/*.c). Not part of the library.
+ * eva_common.h — helpers shared by the Eva entry points (proofs/eva/eva_*.c). Not part of the library.
  *
  * Every buffer handed to the library is exactly as long as the length passed with it: it comes from
  * malloc of that exact size (Eva's `fresh` allocation builtin gives each call its own base whose

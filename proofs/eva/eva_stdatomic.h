@@ -1,7 +1,8 @@
 /*
  * <stdatomic.h> for the Eva analysis only: proofs/eva/run.sh force-includes this file (-include) and
- * it takes the include guard of Frama-C's own <stdatomic.h>, which then expands to nothing. Frama-C's models the atomic operations as functions returning
- * `unsigned long long`, which turns impl.c's atomic pointer into an integer Eva cannot dereference.
+ * it takes the include guard of Frama-C's own <stdatomic.h>, which then expands to nothing. That
+ * header models the atomic operations as functions returning `unsigned long long`, which turns
+ * impl.c's atomic pointer into an integer Eva cannot dereference.
  * Eva analyses one thread, so each operation is given its sequential meaning: a load reads, a store
  * writes, compare-exchange compares and then writes one side. What this does NOT model is the
  * concurrency impl.c's comment argues about (two threads racing on the first selection); Eva's claim
