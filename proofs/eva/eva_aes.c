@@ -3,7 +3,8 @@
  * implementation selection (src/impl.c, portable only) and the helpers (src/util.c):
  *   - vg_aes_expand_key with every key length 0..40, NULL key, NULL k;
  *   - ECB both ways and CTR32 for every block count 0..EVA_MAX_BLOCKS, separate and in place;
- *   - the CTR stream: every length 0..EVA_MAX_LEN in one call; a first call of every length 0..17
+ *   - the CTR stream: every length 0..EVA_MAX_LEN in one call (separate buffers); a first call of
+ *     every length 0..17 (in place, like every call of a split)
  *     (so every number of keystream bytes left over, 0..16) followed by one of 0, 1, 15, 16, 17 or 33
  *     bytes, in place, then 17 more;
  *   - vg_strerror for every code, vg_impl_name/select/list, the wipes.
@@ -20,7 +21,10 @@ static void stream3(size_t a, size_t b, size_t c)
     uint8_t *counter = eva_input(16);
     uint8_t *x = eva_input(a), *y = eva_input(b), *z = eva_input(c), *out = eva_output(a);
     vg_aes_ctr_stream_init(&s, &key, counter);
-    vg_aes_ctr_stream_xor(&s, x, out, a);
+    if (b == 0 && c == 0)
+        vg_aes_ctr_stream_xor(&s, x, out, a); /* one call: separate buffers */
+    else
+        vg_aes_ctr_stream_xor(&s, x, x, a);   /* a split: in place (see eva_gcm_stream.c for why) */
     vg_aes_ctr_stream_xor(&s, y, y, b);
     vg_aes_ctr_stream_xor(&s, z, z, c);
     vg_aes_ctr_stream_wipe(&s);
