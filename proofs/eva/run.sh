@@ -53,6 +53,7 @@ for name in "${names[@]}"; do
     bad=$(printf '%s\n' "$summary" | grep -E '^ +[A-Za-z-]+ +[0-9]+ valid' |
           awk '{ if ($4 != 0 || $6 != 0) print }' || true)
     evaerr=$(printf '%s\n' "$summary" | sed -n 's/.*by the Eva analyzer: *\([0-9]*\) errors.*/\1/p')
+    if printf '%s\n' "$summary" | grep -q 'No errors or warnings raised'; then evaerr=0; fi
     stmts=$(printf '%s\n' "$summary" | grep -E 'statements reached' | sed 's/^ *//' || true)
     if grep -q "FRAMA-C FAILED" "$log" || [ -z "$summary" ] || [ "${alarms:-x}" != 0 ] ||
        [ -n "$bad" ] || [ "${evaerr:-x}" != 0 ]; then
