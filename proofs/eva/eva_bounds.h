@@ -2,16 +2,19 @@
 #ifndef VG_EVA_BOUNDS_H
 #define VG_EVA_BOUNDS_H
 
-/* Message lengths: every value 0..EVA_MAX_LEN bytes, each against every AAD length of EVA_SIDE.
-   272 bytes = 17 blocks: past GCM's 15-block staging buffer into its direct path, past CCM's staged
-   payloads (<= 48 bytes), every byte tail. */
+/* Message lengths: every value 0..EVA_MAX_LEN bytes, each against every AAD length of EVA_SIDE
+   (every byte tail, CCM's staged payloads up to their 48-byte limit), then the lengths of EVA_LONG:
+   across 4 blocks, GCM's 14/15-block staging limit into its direct path, 17 blocks. */
 #ifndef EVA_MAX_LEN
-#define EVA_MAX_LEN 272
+#define EVA_MAX_LEN 48
+#endif
+#ifndef EVA_LONG
+#define EVA_LONG 63, 64, 65, 223, 224, 225, 239, 240, 241, 255, 256, 257, 272
 #endif
 /* AAD lengths: every value 0..EVA_MAX_AAD bytes, each against every message length of EVA_SIDE
    (GCM's pending AAD bytes, CCM's three first-block layouts up to several blocks, ...). */
 #ifndef EVA_MAX_AAD
-#define EVA_MAX_AAD 64
+#define EVA_MAX_AAD 24
 #endif
 /* The kernel run covers every block count 0..EVA_MAX_BLOCKS: five 8-block batches and every 4/2/1
    tail, five 7-block CCM groups and every tail. The modes hand a kernel at most 19 blocks for

@@ -1,6 +1,6 @@
 /*
  * eva_ccm.c — Eva entry point for AES-CCM (src/modes/ccm.c): init with every key length 0..40;
- * seal and open (separate, then in place) for every message length 0..EVA_MAX_LEN with each AAD
+ * seal and open (separate, then in place) for every message length 0..EVA_MAX_LEN and EVA_LONG with each AAD
  * length of EVA_SIDE and every AAD length 0..EVA_MAX_AAD with each message length of EVA_SIDE;
  * every nonce length 0..17 and every tag length 0..17; the error paths. (AAD of 0xFF00 bytes or
  * more, the 6- and 10-byte length encodings, is past the bounds: docs/proofs-eva.md.) Kernels are their contracts (kernel_specs.h).
@@ -44,6 +44,12 @@ int main(void)
     for (size_t n = 0; n <= EVA_MAX_LEN; n++) {
         //@ loop unroll 8;
         for (size_t i = 0; i < NSIDE; i++) one(13, side[i], n, 16);
+    }
+    static const size_t long_len[] = { EVA_LONG };
+    //@ loop unroll 16;
+    for (size_t j = 0; j < sizeof long_len / sizeof long_len[0]; j++) {
+        //@ loop unroll 8;
+        for (size_t i = 0; i < NSIDE; i++) one(13, side[i], long_len[j], 16);
     }
     //@ loop unroll EVA_MAX_AAD + 1;
     for (size_t n = 0; n <= EVA_MAX_AAD; n++) {

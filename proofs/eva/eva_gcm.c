@@ -2,7 +2,7 @@
  * eva_gcm.c — Eva entry point for one-shot AES-GCM (src/modes/gcm.c).
  *   - vg_aes_gcm_init with every key length 0..40, NULL key, NULL k; the key used below is set up
  *     with 16, 24 and 32 bytes in three states, then joined.
- *   - seal and open (separate buffers, then in place) for every message length 0..EVA_MAX_LEN with
+ *   - seal and open (separate buffers, then in place) for every message length 0..EVA_MAX_LEN and EVA_LONG with
  *     each AAD length of EVA_SIDE, and every AAD length 0..EVA_MAX_AAD with each message length of
  *     EVA_SIDE (12-byte nonce, 16-byte tag);
  *   - every nonce length 1..EVA_MAX_NONCE and every tag length 0..17 with short messages;
@@ -49,6 +49,12 @@ int main(void)
     for (size_t n = 0; n <= EVA_MAX_LEN; n++) {
         //@ loop unroll 8;
         for (size_t i = 0; i < NSIDE; i++) one(12, side[i], n, 16);
+    }
+    static const size_t long_len[] = { EVA_LONG };
+    //@ loop unroll 16;
+    for (size_t j = 0; j < sizeof long_len / sizeof long_len[0]; j++) {
+        //@ loop unroll 8;
+        for (size_t i = 0; i < NSIDE; i++) one(12, side[i], long_len[j], 16);
     }
     //@ loop unroll EVA_MAX_AAD + 1;
     for (size_t n = 0; n <= EVA_MAX_AAD; n++) {
