@@ -11,6 +11,10 @@
 #include <stdlib.h>
 
 #include "internal.h"
+
+/* VG_PORTABLE_ONLY compiles the portable implementation alone (the Frama-C Eva analysis, proofs/eva/,
+   which has no model of the vector and crypto instructions the other backends use). */
+#if !defined(VG_PORTABLE_ONLY)
 #if defined(__x86_64__)
 #include "x86_64/x86_64.h"
 #endif
@@ -20,9 +24,11 @@
 #if defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
 #include "ppc64le/ppc64le.h"
 #endif
+#endif /* !VG_PORTABLE_ONLY */
 
 /* Best first. Each architecture's backends are added here under their #if. */
 const struct vg_impl *const vg_all_impls[] = {
+#if !defined(VG_PORTABLE_ONLY)
 #if defined(__x86_64__)
     &vg_vaes512_impl,
     &vg_vaes256_impl,
@@ -35,6 +41,7 @@ const struct vg_impl *const vg_all_impls[] = {
     &vg_power9_impl,
     &vg_power8_impl,
 #endif
+#endif /* !VG_PORTABLE_ONLY */
     &vg_portable_impl,
     NULL,
 };

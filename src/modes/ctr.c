@@ -42,10 +42,15 @@ static int vg_aes_ctr_stream_xor_body(vg_aes_ctr_stream *s, const uint8_t *in, u
     if (len == 0) return VG_OK;
     if (!in || !out || vg_partial_overlap(in, out, len)) return VG_ERR_ARG;
 
-    /* 1. what is left of the previous keystream block */
-    while (st->used < 16 && len > 0) {
-        *out++ = *in++ ^ st->keystream[st->used++];
-        len--;
+    /* 1. what is left of the previous keystream block (a loop with a known count: the Eva
+       analysis, proofs/eva/, follows it exactly) */
+    if (st->used < 16) {
+        size_t n = 16 - st->used < len ? 16 - st->used : len;
+        for (size_t i = 0; i < n; i++) out[i] = in[i] ^ st->keystream[st->used + i];
+        st->used += (uint32_t)n;
+        in += n;
+        out += n;
+        len -= n;
     }
     /* 2. whole blocks straight through the kernel */
     size_t nblocks = len / 16;

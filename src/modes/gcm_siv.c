@@ -323,11 +323,14 @@ static int siv_open_checked(const struct vg_aes_key_state *st, const uint8_t *no
     /* Decrypt a chunk, then hash the plaintext it produced while it is still in cache. Every chunk
        but the last is whole blocks, so the zero padding only ever applies to the message's end, as
        the RFC wants; the counter carries across chunks. */
-    for (size_t done = 0; done < len;) {
-        size_t n_chunk = len - done < SIV_OPEN_CHUNK ? len - done : SIV_OPEN_CHUNK;
-        siv_ctr(&msg, counter, in + done, out + done, n_chunk);
-        siv_polyval_padded(impl, msg.hkey, acc, out + done, n_chunk);
-        done += n_chunk;
+    size_t done = 0;
+    for (; len - done > SIV_OPEN_CHUNK; done += SIV_OPEN_CHUNK) { /* constant step, then the rest */
+        siv_ctr(&msg, counter, in + done, out + done, SIV_OPEN_CHUNK);
+        siv_polyval_padded(impl, msg.hkey, acc, out + done, SIV_OPEN_CHUNK);
+    }
+    if (done < len) {
+        siv_ctr(&msg, counter, in + done, out + done, len - done);
+        siv_polyval_padded(impl, msg.hkey, acc, out + done, len - done);
     }
     siv_polyval_lengths(impl, msg.hkey, acc, aad_len, len);
 

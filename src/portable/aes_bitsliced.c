@@ -516,9 +516,9 @@ static void bs_encrypt(const struct bs_sched *ks, bs_word s[8])
     }
     /* r = 9, 9 or 13: one round (k = 1) left for 10 and 14 rounds, three (k = 1, 2, 3) for 12 */
     sub_bytes(s); mix_columns(s, 1); add_round_key(s, ks->rk[r]);
-    if (nr == 12) {
-        sub_bytes(s); mix_columns(s, 2); add_round_key(s, ks->rk[r + 1]);
-        sub_bytes(s); mix_columns(s, 3); add_round_key(s, ks->rk[r + 2]);
+    if (nr == 12) { /* r = 9 = nr - 3; indexed from nr, which a reader (and Eva) ties to 12 here */
+        sub_bytes(s); mix_columns(s, 2); add_round_key(s, ks->rk[nr - 2]);
+        sub_bytes(s); mix_columns(s, 3); add_round_key(s, ks->rk[nr - 1]);
     }
     sub_bytes(s);
     add_round_key(s, ks->rk[nr]);
@@ -734,6 +734,12 @@ void portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, in
         expand_key_words(ks, key, nk);
     else
         expand_key_bitsliced(ks, key, nk);
+    /* The round keys past Nr are never used; zero them so that no byte of the schedule is
+       indeterminate (the Eva analysis, proofs/eva/, joins the three key sizes into one state). */
+    for (unsigned r = nk + 7; r < 15; r++) {
+        BS_UNROLL
+        for (unsigned b = 0; b < 8; b++) ks->rk[r][b] = w_zero();
+    }
     ks->nrounds = nk + 6;
 }
 
@@ -849,21 +855,26 @@ BS_INLINE void mac_step(const struct bs_sched *ks, bs_word m[8], const bs_word d
     bs_encrypt(ks, m);
 }
 
+/* One transposition of n <= 8 blocks, then their n chained MAC steps. */
+BS_INLINE void cbc_mac_group(const struct bs_sched *ks, bs_word m[8], const uint8_t *in, unsigned n)
+{
+    bs_word d[8], x[8];
+    BS_UNROLL
+    for (unsigned j = 0; j < 8; j++) x[j] = j < n ? w_load(in + 16 * j) : w_zero();
+    bs_from_blocks(d, x);
+    for (unsigned j = 0; j < n; j++) mac_step(ks, m, d, j);
+}
+
+/* Whole groups of 8, then the 1..7 left: a loop with a constant step and a tail, like ctr_run, so
+   that the Eva analysis (proofs/eva/) follows the pointer and the count together. */
 void portable_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;
-    bs_word m[8], d[8], x[8];
+    bs_word m[8];
     if (nblocks == 0) return;
     mac_load(m, mac);
-    while (nblocks) {
-        unsigned n = nblocks < 8 ? (unsigned)nblocks : 8;
-        BS_UNROLL
-        for (unsigned j = 0; j < 8; j++) x[j] = j < n ? w_load(in + 16 * j) : w_zero();
-        bs_from_blocks(d, x);
-        for (unsigned j = 0; j < n; j++) mac_step(ks, m, d, j);
-        in += 16 * n;
-        nblocks -= n;
-    }
+    for (; nblocks >= 8; nblocks -= 8, in += 128) cbc_mac_group(ks, m, in, 8);
+    if (nblocks) cbc_mac_group(ks, m, in, (unsigned)nblocks);
     mac_store(mac, m);
 }
 
@@ -908,45 +919,74 @@ BS_INLINE void ccm_store(uint8_t *out, const bs_word v[8], unsigned n)
     for (unsigned j = 1; j <= n; j++) w_store(out + 16 * (j - 1), x[j]);
 }
 
+/* One group of n <= 7 blocks of the seal kernel, counters c..c+n-1. */
+BS_INLINE void ccm_seal_group(const struct bs_sched *ks, bs_word m[8], bs_word base, uint32_t c,
+                              const uint8_t *in, uint8_t *out, unsigned n)
+{
+    bs_word d[8], s[8];
+    ccm_data(d, in, n);                 /* plaintext in lanes 1..n */
+    ccm_counters(s, base, c);           /* counters c..c+n-1 in lanes 1..n */
+    ccm_put_mac_lane(s, m, d, 1);       /* lane 0: mac + first plaintext block */
+    bs_encrypt(ks, s);
+    BS_UNROLL
+    for (unsigned b = 0; b < 8; b++) {
+        m[b] = s[b];                    /* lane 0: the new chaining value */
+        s[b] = w_xor(s[b], d[b]);       /* lanes 1..n: ciphertext */
+    }
+    ccm_store(out, s, n);
+    for (unsigned j = 2; j <= n; j++) mac_step(ks, m, d, j);
+}
+
+/* Groups of 7 with a constant step, then the 1..6 left (see portable_cbc_mac for why). */
 size_t portable_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16], const uint8_t *in,
                                 uint8_t *out, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;
-    bs_word m[8], d[8], s[8], base;
+    bs_word m[8], base;
+    size_t total = nblocks;
     uint32_t c;
     if (nblocks == 0) return 0;
     mac_load(m, mac);
     base = w_load(counter);
     c = vg_load32_be(counter + 12);
-    for (size_t done = 0; done < nblocks;) {
-        unsigned n = nblocks - done < 7 ? (unsigned)(nblocks - done) : 7;
-        ccm_data(d, in, n);                 /* plaintext in lanes 1..n */
-        ccm_counters(s, base, c);           /* counters c..c+n-1 in lanes 1..n */
-        ccm_put_mac_lane(s, m, d, 1);       /* lane 0: mac + first plaintext block */
-        bs_encrypt(ks, s);
-        BS_UNROLL
-        for (unsigned b = 0; b < 8; b++) {
-            m[b] = s[b];                    /* lane 0: the new chaining value */
-            s[b] = w_xor(s[b], d[b]);       /* lanes 1..n: ciphertext */
-        }
-        ccm_store(out, s, n);
-        for (unsigned j = 2; j <= n; j++) mac_step(ks, m, d, j);
-        c += n;
-        done += n;
-        in += 16 * n;
-        out += 16 * n;
+    for (; nblocks >= 7; nblocks -= 7, in += 112, out += 112, c += 7)
+        ccm_seal_group(ks, m, base, c, in, out, 7);
+    if (nblocks) {
+        ccm_seal_group(ks, m, base, c, in, out, (unsigned)nblocks);
+        c += (uint32_t)nblocks;
     }
     mac_store(mac, m);
-    vg_inc32_add(counter, nblocks); /* c - its start, mod 2^32: the blocks done */
-    return nblocks;
+    vg_inc32_add(counter, total); /* c - its start, mod 2^32: the blocks done */
+    return total;
+}
+
+/* One group of n <= 7 blocks of the open kernel. p holds the previous group's plaintext, of which
+   lane *pending (0: none) is not yet in the MAC; it goes into this group's lane 0. */
+BS_INLINE void ccm_open_group(const struct bs_sched *ks, bs_word m[8], bs_word p[8], unsigned *pending,
+                              bs_word base, uint32_t c, const uint8_t *in, uint8_t *out, unsigned n)
+{
+    bs_word d[8], s[8];
+    ccm_data(d, in, n);                 /* ciphertext in lanes 1..n */
+    ccm_counters(s, base, c);
+    if (*pending) ccm_put_mac_lane(s, m, p, *pending); /* the previous group's last block */
+    bs_encrypt(ks, s);
+    BS_UNROLL
+    for (unsigned b = 0; b < 8; b++) {
+        if (*pending) m[b] = s[b];
+        p[b] = w_xor(s[b], d[b]);       /* lanes 1..n: plaintext */
+    }
+    ccm_store(out, p, n);
+    for (unsigned j = 1; j < n; j++) mac_step(ks, m, p, j);
+    *pending = n;
 }
 
 size_t portable_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16], const uint8_t *in,
                                 uint8_t *out, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;
-    bs_word m[8], d[8], s[8], p[8], base;
+    bs_word m[8], p[8], base;
     unsigned pending = 0; /* lane of p whose plaintext is not yet in the MAC (0: none) */
+    size_t total = nblocks;
     uint32_t c;
     if (nblocks == 0) return 0;
     mac_load(m, mac);
@@ -954,27 +994,14 @@ size_t portable_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t coun
     c = vg_load32_be(counter + 12);
     BS_UNROLL
     for (unsigned b = 0; b < 8; b++) p[b] = w_zero(); /* read only once pending != 0 */
-    for (size_t done = 0; done < nblocks;) {
-        unsigned n = nblocks - done < 7 ? (unsigned)(nblocks - done) : 7;
-        ccm_data(d, in, n);                 /* ciphertext in lanes 1..n */
-        ccm_counters(s, base, c);
-        if (pending) ccm_put_mac_lane(s, m, p, pending); /* the previous group's last block */
-        bs_encrypt(ks, s);
-        BS_UNROLL
-        for (unsigned b = 0; b < 8; b++) {
-            if (pending) m[b] = s[b];
-            p[b] = w_xor(s[b], d[b]);       /* lanes 1..n: plaintext */
-        }
-        ccm_store(out, p, n);
-        for (unsigned j = 1; j < n; j++) mac_step(ks, m, p, j);
-        pending = n;
-        c += n;
-        done += n;
-        in += 16 * n;
-        out += 16 * n;
+    for (; nblocks >= 7; nblocks -= 7, in += 112, out += 112, c += 7)
+        ccm_open_group(ks, m, p, &pending, base, c, in, out, 7);
+    if (nblocks) {
+        ccm_open_group(ks, m, p, &pending, base, c, in, out, (unsigned)nblocks);
+        c += (uint32_t)nblocks;
     }
     mac_step(ks, m, p, pending);
     mac_store(mac, m);
-    vg_inc32_add(counter, nblocks); /* c - its start, mod 2^32: the blocks done */
-    return nblocks;
+    vg_inc32_add(counter, total); /* c - its start, mod 2^32: the blocks done */
+    return total;
 }

@@ -52,7 +52,8 @@
  *    product of the data word with those four key bits is added back with masks:
  *        a * (k & 0xF) = XOR over i < 4 of (a << i) & (all ones if bit i of k is set).
  *    (BoringSSL's gcm_nohw.c handles the same overflow the same way.) Without __int128 (32-bit
- *    targets, or VG_GHASH_NO_INT128 for testing) 32x32 -> 64 products with 8-bit parts (counts <= 8)
+ *    targets, VG_GHASH_NO_INT128 for testing, and Frama-C, which has no 128-bit type: the Eva
+ *    analysis of proofs/eva/ reads this variant) 32x32 -> 64 products with 8-bit parts (counts <= 8)
  *    and a Karatsuba step give the 64x64 product.
  *
  *    Integer multiplication is constant time on the CPUs this library targets (x86-64, AArch64,
@@ -96,7 +97,7 @@
 /* The two front ends must each get their own copy of the loop, with the byte order fixed. */
 #define CTMUL_INLINE static inline __attribute__((always_inline))
 
-#if defined(__SIZEOF_INT128__) && !defined(VG_GHASH_NO_INT128)
+#if defined(__SIZEOF_INT128__) && !defined(VG_GHASH_NO_INT128) && !defined(__FRAMAC__)
 #define CTMUL_INT128 1
 __extension__ typedef unsigned __int128 u128;
 #else
