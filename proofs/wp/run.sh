@@ -56,7 +56,7 @@ fc gcm_rejected "$root/src/modes/gcm.c" -wp-bhv rejected \
 fc siv -wp-rte -wp-split "$root/src/modes/gcm_siv.c" -wp-fct siv_check
 fc siv_rejected "$root/src/modes/gcm_siv.c" -wp-bhv rejected \
     -wp-fct vg_aes_gcm_siv_init_body,vg_aes_gcm_siv_seal_body,vg_aes_gcm_siv_open_body
-fc ccm -wp-rte "$root/src/modes/ccm.c" -wp-fct ccm_tag_len_ok,ccm_aad_length
+fc ccm -wp-rte "$root/src/modes/ccm.c" -wp-fct ccm_tag_len_ok,ccm_aad_length,ccm_format
 fc ccm_check -wp-rte -wp-split "$root/src/modes/ccm.c" -wp-fct ccm_check
 fc ccm_rejected "$root/src/modes/ccm.c" -wp-bhv rejected \
     -wp-fct vg_aes_ccm_init_body,vg_aes_ccm_seal_body,vg_aes_ccm_open_body

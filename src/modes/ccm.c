@@ -95,17 +95,56 @@ static int ccm_check(const vg_aes_ccm_key *k, const struct vg_aes_key_state **st
 }
 
 /* B0 and A0 from the parameters (Appendix A.2.1, A.3). The nonce is copied here, before anything is
-   written, so later writes to out cannot change it. */
+   written, so later writes to out cannot change it.
+   Byte loops rather than memcpy so that WP can follow every byte (with memcpy into b0 + 1 followed by
+   stores into the same 16 bytes, the provers lost which bytes the copy had written). The flags byte
+   is a sum of disjoint bit fields: 64·Adata (bit 6), 8·((t - 2)/2) <= 56 (bits 3..5), q - 1 <= 7
+   (bits 0..2), so + and | give the same byte. */
+/*@ // Byte i from the end of [len]_{8q}: (len >> 8i) mod 256.
+    logic integer ccm_len_byte(integer len, integer i) = (len / vg_pow256(i)) % 0x100;
+*/
+/*@ requires CCM_MIN_NONCE <= nonce_len <= CCM_MAX_NONCE;
+    requires ccm_tag_ok(tag_len);
+    requires len < vg_pow256(15 - nonce_len);
+    requires \valid(b0 + (0 .. 15)) && \valid(a0 + (0 .. 15));
+    requires \valid_read(nonce + (0 .. nonce_len - 1));
+    requires \separated(b0 + (0 .. 15), a0 + (0 .. 15), nonce + (0 .. nonce_len - 1));
+    assigns b0[0 .. 15], a0[0 .. 15];
+    ensures b0[0] == (aad_len != 0 ? 64 : 0) + 8 * ((tag_len - 2) / 2) + (14 - nonce_len);
+    ensures a0[0] == 14 - nonce_len;
+    ensures \forall integer i; 0 <= i < nonce_len ==> b0[1 + i] == nonce[i] && a0[1 + i] == nonce[i];
+    ensures \forall integer i; 0 <= i < 15 - nonce_len ==>
+              b0[15 - i] == ccm_len_byte(len, i) && a0[15 - i] == 0;
+*/
 static void ccm_format(uint8_t b0[16], uint8_t a0[16], const uint8_t *nonce, size_t nonce_len,
                        size_t aad_len, uint64_t len, size_t tag_len)
 {
     size_t q = 15 - nonce_len;
-    b0[0] = (uint8_t)((aad_len ? 0x40 : 0) | (((tag_len - 2) / 2) << 3) | (q - 1));
-    memcpy(b0 + 1, nonce, nonce_len);
-    for (size_t i = 0; i < q; i++) b0[15 - i] = (uint8_t)(len >> (8 * i));
-    memset(a0, 0, 16);
+    b0[0] = (uint8_t)((aad_len ? 0x40u : 0u) + 8 * ((tag_len - 2) / 2) + (q - 1));
     a0[0] = (uint8_t)(q - 1);
-    memcpy(a0 + 1, nonce, nonce_len);
+    /*@ loop invariant 0 <= i <= nonce_len;
+        loop invariant b0[0] == \at(b0[0], LoopEntry) && a0[0] == \at(a0[0], LoopEntry);
+        loop invariant \forall integer j; 0 <= j < i ==> b0[1 + j] == nonce[j] && a0[1 + j] == nonce[j];
+        loop assigns i, b0[1 .. nonce_len], a0[1 .. nonce_len];
+        loop variant nonce_len - i;
+    */
+    for (size_t i = 0; i < nonce_len; i++) {
+        b0[1 + i] = nonce[i];
+        a0[1 + i] = nonce[i];
+    }
+    /*@ loop invariant 0 <= i <= q;
+        loop invariant b0[0] == \at(b0[0], LoopEntry) && a0[0] == \at(a0[0], LoopEntry);
+        loop invariant \forall integer j; 1 <= j <= nonce_len ==>
+                         b0[j] == \at(b0[j], LoopEntry) && a0[j] == \at(a0[j], LoopEntry);
+        loop invariant \forall integer j; 0 <= j < i ==> b0[15 - j] == ccm_len_byte(len, j) && a0[15 - j] == 0;
+        loop assigns i, b0[16 - q .. 15], a0[16 - q .. 15];
+        loop variant q - i;
+    */
+    for (size_t i = 0; i < q; i++) {
+        //@ assert (len >> (8 * i)) == len / vg_pow256(i);
+        b0[15 - i] = (uint8_t)(len >> (8 * i));
+        a0[15 - i] = 0;
+    }
 }
 
 /* The encoding of the AAD length a (> 0) that starts the AAD blocks (Appendix A.2.2): [a]_16 if
