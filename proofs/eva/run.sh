@@ -50,8 +50,19 @@ for name in "${names[@]}"; do
     log=$out/$name.log
     summary=$(sed -n '/ANALYSIS SUMMARY/,$p' "$log")
     alarms=$(printf '%s\n' "$summary" | sed -n 's/^ *\([0-9][0-9]*\) alarms\{0,1\} generated.*/\1/p')
-    bad=$(printf '%s\n' "$summary" | grep -E '^ +[A-Za-z-]+ +[0-9]+ valid' |
-          awk '{ if ($4 != 0 || $6 != 0) print }' || true)
+    # Unknown statuses are allowed for one kind of property only: the WP annotations in src/
+    # (postconditions, loop invariants, assertions of the contracts docs/proofs-wp.md lists), which Eva
+    # cannot evaluate (ACSL logic functions) and WP proves; see wp_postconditions.py. Every other
+    # non-valid status (the kernel contracts, libc preconditions, any precondition at all) still fails,
+    # and so does any invalid status and any run-time-error alarm.
+    wp_only=$(python3 "$here/wp_postconditions.py" "$log")
+    if [ "$wp_only" = yes ]; then
+        bad=$(printf '%s\n' "$summary" | grep -E '^ +[A-Za-z-]+ +[0-9]+ valid' |
+              awk '{ if ($6 != 0 || ($1 == "Preconditions" && $4 != 0)) print }' || true)
+    else
+        bad=$(printf '%s\n' "$summary" | grep -E '^ +[A-Za-z-]+ +[0-9]+ valid' |
+              awk '{ if ($4 != 0 || $6 != 0) print }' || true)
+    fi
     evaerr=$(printf '%s\n' "$summary" | sed -n 's/.*by the Eva analyzer: *\([0-9]*\) errors.*/\1/p')
     if printf '%s\n' "$summary" | grep -q 'No errors or warnings raised'; then evaerr=0; fi
     stmts=$(printf '%s\n' "$summary" | grep -E 'statements reached' | sed 's/^ *//' || true)
@@ -61,7 +72,9 @@ for name in "${names[@]}"; do
         grep -A12 'eva:alarm' "$log" | head -60 || true
         fail=1
     else
-        echo "ok   $name: 0 alarms, all reached properties valid; $stmts; $(tail -1 "$log" | sed 's/.*finished in //')"
+        note="all reached properties valid"
+        [ "$wp_only" = yes ] && note="all reached properties valid except the WP annotations of src/ (unknown to Eva, proved by WP)"
+        echo "ok   $name: 0 alarms, $note; $stmts; $(tail -1 "$log" | sed 's/.*finished in //')"
     fi
 done
 exit $fail
