@@ -8,7 +8,7 @@
  * portable implementation) for a generic ppc64le target.
  *
  * Files:
- *   power8_aes.c    key expansion (vsbox, four words per step), ECB both ways, CTR32 (inc32) and
+ *   power8_aes.c    key expansion (four words per step, assembly), ECB both ways, CTR32 (inc32) and
  *                   CTR32-LE (RFC 8452), CBC-MAC
  *   power8_ghash.c  GHASH and POLYVAL over one POLYVAL multiplier with vpmsumd
  *   power8_gcm.c    the GCM kernels: bulk (CTR and GHASH over 4 KiB chunks) and whole-message short ones
@@ -106,6 +106,8 @@ _Static_assert(sizeof(struct power8_hkey) <= VG_HKEY_SIZE, "power8_hkey too big 
 /* Kernels (contracts: struct vg_impl in internal.h)                                               */
 
 void P8_FN(aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+/* the 24-byte case of aes_expand_key (power8_aes.c; reached from its assembly by a tail branch) */
+void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key) VG_INTERNAL;
 void P8_FN(aes_ecb_encrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void P8_FN(aes_ecb_decrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void P8_FN(aes_ctr32)(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,

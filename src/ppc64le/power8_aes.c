@@ -1,6 +1,6 @@
 /*
- * power8_aes.c — AES with the POWER8 vector crypto instructions: key expansion with vsbox (four words
- * per step), ECB both ways, CTR32 with the inc32 counter and with RFC 8452's little-endian counter,
+ * power8_aes.c — AES with the POWER8 vector crypto instructions: key expansion (four words per step,
+ * in assembly; SubWord by vcipherlast on a broadcast word), ECB both ways, CTR32 with the inc32 counter and with RFC 8452's little-endian counter,
  * and the CBC-MAC chain.
  *
  * CPU features: ISA 2.07 vector crypto (VG_POWER8_TARGET). Bulk kernels keep 8 blocks in flight
@@ -14,58 +14,48 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* Key expansion (FIPS 197 §5.2)                                                                    */
 /*
- * A round key is computed whole. With the key words in AES order (big-endian word j = w[j]):
- *   temp  = SubWord(RotWord(w[i-1])) ^ Rcon: vperm broadcasts the rotated last word to all four
- *           words, vsbox substitutes all 16 bytes (no ShiftRows, unlike vcipherlast), and the round
- *           constant sits in the first byte of every word (rc << 24 as a big-endian word);
- *   w[i..i+3] = prefix_xor(w[i-Nk..i-Nk+3]) ^ temp in every word, because w[i] = w[i-Nk] ^ temp,
- *           w[i+1] = w[i+1-Nk] ^ w[i] = w[i+1-Nk] ^ w[i-Nk] ^ temp, and so on:
- *           prefix_xor(v) = (v0, v0^v1, v0^v1^v2, v0^..^v3) is two vsldoi and two vxor.
- * Branches depend on the key length only.
+ * 16- and 32-byte keys: a whole round key (four words) per step, in vector registers. With the key
+ * words in AES order (big-endian word j of the register = w[j]) and k = w[i-Nk..i-Nk+3]:
+ *   temp      = SubWord(RotWord(w[i-1])) ^ Rcon[i/Nk], the same in all four words:
+ *               vperm broadcasts RotWord(w[i-1]) (the previous key's word 3 rotated by a byte) to
+ *               all four words, and ONE vcipherlast substitutes it and adds the round constant;
+ *   w[i..i+3] = prefix_xor(k) ^ (temp, temp, temp, temp), because w[i] = w[i-Nk] ^ temp and
+ *               w[i+j] = w[i+j-Nk] ^ w[i+j-1], so word j is w[i-Nk] ^ .. ^ w[i-Nk+j] ^ temp;
+ *               prefix_xor(k) = (k0, k0^k1, k0^k1^k2, k0^..^k3) is two vsldoi and two vxor:
+ *               y = k ^ (0, k0, k1, k2), prefix_xor(k) = y ^ (0, 0, y0, y1).
+ *
+ * Why vcipherlast and not vsbox: vcipherlast(x, r) = ShiftRows(SubBytes(x)) ^ r. ShiftRows moves
+ * byte (row, column c) to column c - row; when the four columns (words) of x are equal -- the
+ * broadcast word here -- every row is constant and ShiftRows changes nothing, so vcipherlast(x, r)
+ * is SubBytes(x) ^ r = vsbox(x) ^ r: the same S-box on the same broadcast word, with the XOR of the
+ * round constant for free (ten vxor fewer for AES-128). AES-256's odd steps (SubWord(w[i-1]), no
+ * RotWord, no Rcon) have nothing to add and keep vsbox on a vspltw broadcast.
+ *
+ * Where Rcon enters: prefix_xor(k) ^ (rc, rc, rc, rc) in every word, as FIPS 197 has it, but the rc
+ * vector R = (0, 0, 0, rc) (rc in the first byte of word 3 only) is used three times: as the
+ * round-key operand of vcipherlast (rc into word 3 of temp) and as the fill of both vsldoi in place
+ * of the zero vector: y = k ^ (rc, k0, k1, k2) puts rc into word 0, and (R2, R3, y0, y1) =
+ * (0, rc, y0, y1) puts it into word 1 and, through y0, into word 2. So every word of the result gets
+ * rc exactly once, and no zero register is needed. R doubles with vadduwm (xtime while rc < 0x80)
+ * and is reloaded once, at 0x1b.
+ *
+ * Written in assembly (a leaf, no stack frame, volatile registers only) because every instruction
+ * is counted (issue 5: <= 110 for AES-128 with the call): GCC's version of the same steps spent ~20
+ * more on address arithmetic and constants. The constants are one 64-byte table reached from one
+ * TOC-relative address; round keys go out with stvx, which only has the (rA + rB) form and ignores
+ * the low four bits of the address, so the index registers are 16 (key_len itself on the AES-128
+ * path), 32, and -1 (key_len - 17, left by the length test: -1 lands on the 16-byte block BELOW the
+ * base), and the bases sched, sched + 64, sched + 128 reach all eleven keys with three set-up
+ * instructions. Branches depend on the key length only; no memory address depends on the key.
+ *
+ * AES-192 keeps FIPS 197's word loop in C (expand_192 below), its SubWord through a splatted vsbox.
+ * Decryption needs no extra keys: vncipher adds the round key before InvMixColumns, so the Inverse
+ * Cipher uses the encryption keys backwards.
  */
 
-/* (v0, v0^v1, v0^v1^v2, v0^v1^v2^v3), words in big-endian order. */
-VG_POWER8_INLINE p8_u8 prefix_xor(p8_u8 v)
-{
-    const p8_u8 zero = vec_splats((unsigned char)0);
-    v = vec_xor(v, vec_sld(zero, v, 12)); /* (v0, v0^v1, v1^v2, v2^v3) */
-    return vec_xor(v, vec_sld(zero, v, 8));
-}
-
-/* vperm masks in GCC's little-endian element numbering: AES byte i is element 15 - i, so "result
-   AES byte i = source AES byte s(i)" is mask[15 - i] = 15 - s(i). */
-#define P8_AES_MASK(s0, s1, s2, s3) \
-    (p8_u8){15 - (s3), 15 - (s2), 15 - (s1), 15 - (s0), 15 - (s3), 15 - (s2), 15 - (s1), 15 - (s0), \
-            15 - (s3), 15 - (s2), 15 - (s1), 15 - (s0), 15 - (s3), 15 - (s2), 15 - (s1), 15 - (s0)}
-
-/* SubWord(RotWord(w3)) ^ rcon in every word: RotWord([a0 a1 a2 a3]) = [a1 a2 a3 a0], bytes 13, 14,
-   15, 12 of the block. */
-VG_POWER8_INLINE p8_u8 sub_rot_word3(p8_u8 v, p8_u8 rcon)
-{
-    p8_u8 rot = vec_perm(v, v, P8_AES_MASK(13, 14, 15, 12));
-    return vec_xor(p8_vsbox(rot), rcon);
-}
-
-/* SubWord(w3) in every word (AES-256's middle step: no rotation, no round constant). */
-VG_POWER8_INLINE p8_u8 sub_word3(p8_u8 v)
-{
-    p8_u8 w = vec_perm(v, v, P8_AES_MASK(12, 13, 14, 15));
-    return p8_vsbox(w);
-}
-
-/* rc in the first byte of every word; doubling with vadduwm is xtime while rc < 0x80. The empty asm
-   hides the value from GCC, which would otherwise fold the doublings into ten constant-pool loads of
-   four or five instructions each instead of one vadduwm. */
-VG_POWER8_INLINE p8_u8 rcon_vector(uint32_t rc) { return (p8_u8)vec_splats(rc << 24); }
-VG_POWER8_INLINE p8_u8 rcon_double(p8_u8 r)
-{
-    r = (p8_u8)vec_add((p8_u32)r, (p8_u32)r);
-    __asm__("" : "+v"(r));
-    return r;
-}
-
-/* SubWord of one 32-bit word (AES-192's word loop): splat, vsbox, take it back. Byte order inside
-   the word does not matter to a byte-wise substitution. */
+/* FIPS 197 §5.2 word by word (Nk = 6, 52 words); words are big-endian values of 4 key bytes. SubWord
+   of one word: splat, vsbox, take it back (byte order inside the word does not matter to a byte-wise
+   substitution). Reached from the assembly below by a tail branch for 24-byte keys. */
 VG_POWER8_INLINE uint32_t sub_word_scalar(uint32_t w)
 {
     p8_u32 v = vec_splats(w);
@@ -74,11 +64,12 @@ VG_POWER8_INLINE uint32_t sub_word_scalar(uint32_t w)
 }
 
 VG_POWER8_TARGET
-static void expand_192(struct power8_sched *s, const uint8_t *key)
+void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
 {
-    /* FIPS 197 §5.2 word by word (Nk = 6, 52 words); words are big-endian values of 4 key bytes. */
     static const uint8_t rcon[8] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
+    struct power8_sched *s = (struct power8_sched *)sched;
     uint32_t w[52];
+    s->rounds = 12;
     for (int i = 0; i < 6; i++) w[i] = vg_load32_be(key + 4 * i);
     for (int i = 6; i < 52; i++) {
         uint32_t t = w[i - 1];
@@ -91,102 +82,141 @@ static void expand_192(struct power8_sched *s, const uint8_t *key)
     vg_wipe(w, sizeof w);
 }
 
-/* The constants of the 16- and 32-byte key schedules, in one 16-byte aligned table so that one
-   address (two instructions) reaches them all. The two vperm masks are applied with an asm vperm
-   (asm_vperm), which takes the mask as the instruction does: register byte j (big-endian) selects
-   source byte mask[j]; lvx puts memory byte 15 - j in register byte j, so the table holds each mask
-   backwards. Given a constant-pool mask through vec_perm, GCC on little-endian would complement it
-   with an extra xxlnor every time.
-     raw_to_aes  mask[j] = 4 (j / 4) + 3 - j % 4 (reverse each word: lxvw4x's raw layout to AES order)
-     rot_word3   mask[j] = (13, 14, 15, 12)[j % 4] (RotWord(w[3]) in every word)
-     rc1, rc1b   the round constants 0x01 and 0x1b in the first byte of every word */
-struct expand_consts {
-    unsigned char raw_to_aes[16], rot_word3[16];
-    p8_u32 rc1, rc1b;
-};
-static const struct expand_consts expand_consts = {
-    {12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3},
-    {12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13},
-    {1u << 24, 1u << 24, 1u << 24, 1u << 24},
-    {0x1bu << 24, 0x1bu << 24, 0x1bu << 24, 0x1bu << 24}};
-_Static_assert(offsetof(struct expand_consts, rot_word3) == 16 && offsetof(struct expand_consts, rc1) == 32 &&
-                   offsetof(struct expand_consts, rc1b) == 48, "expand_consts layout");
+/*
+ * P8_FN(aes_expand_key)(sched = r3, key = r4, key_len = r5, want_decrypt = r6, unused).
+ * Registers: v1 the round key being built (AES-256: v1 the even keys, v7 the odd ones), v2 the rc
+ * vector R, v3 the RotWord-broadcast mask, v4 temp, v5 the shifted copy, v6 the raw-to-AES mask,
+ * v8 zero (AES-256's odd steps); r7 the table, r9/r10/r12 sched + 64/128/192, r0/r5/r6/r8 indices.
+ *
+ * The table (register images for lvx, which puts memory byte 15 - j in register byte j, so the
+ * byte rows are written backwards; a .long row is word 3 first):
+ *   +0   raw-to-AES mask: byte j selects byte j ^ 3 (lxvw4x leaves each word byte-reversed)
+ *   +16  RotWord broadcast: byte j selects byte (13, 14, 15, 12)[j % 4] (w[3] rotated, 4 times)
+ *   +32  R for rc = 0x01: (0, 0, 0, 0x01000000)
+ *   +48  R for rc = 0x1b (0x80 doubled leaves the byte: x^8 = x^4 + x^3 + x + 1)
+ * AES-128 addresses it from +16 with the indices -1, 0, 16, 32; AES-256 from +0 with 0, 16, 32.
+ */
+#define P8K_STR2(x) #x
+#define P8K_STR(x) P8K_STR2(x)
 
-VG_POWER8_INLINE p8_u8 asm_vperm(p8_u8 x, p8_u8 mask)
-{
-    p8_u8 r;
-    __asm__("vperm %0,%1,%1,%2" : "=v"(r) : "v"(x), "v"(mask));
-    return r;
-}
+/* the two key-load variants: power8 loads raw (lxvw4x) and permutes to AES order; power9's lxvb16x
+   loads in byte order, which is AES order already */
+#if defined(P8_POWER9)
+#define P8K_LOAD128 "lxvb16x 33,0,4\n\t"
+#define P8K_LOAD256 "lxvb16x 33,0,4\n\tlxvb16x 39,4,6\n\t"
+#define P8K_MASK128 ""
+#define P8K_MASK256 ""
+#define P8K_TOAES128 ""
+#define P8K_TOAES256 ""
+#else
+#define P8K_LOAD128 "lxvw4x 32,0,4\n\t"             /* v0 = the key, raw */
+#define P8K_LOAD256 "lxvw4x 32,0,4\n\tlxvw4x 39,4,6\n\t"
+#define P8K_MASK128 "lvx 6,7,0\n\t"                 /* the raw-to-AES mask at r7 - 16 (r0 = -1) */
+#define P8K_MASK256 "lvx 6,0,7\n\t"
+#define P8K_TOAES128 "vperm 1,0,0,6\n\t"
+#define P8K_TOAES256 "vperm 1,0,0,6\n\tvperm 7,7,7,6\n\t"
+#endif
 
-/* Round keys go out with stvx, which only has the (rA + rB) form: the offsets 16, 32, 48 are held in
-   registers (hidden from GCC, which would otherwise make one addi per store) and the base moves by 64
-   every four keys, so eleven stores cost five address instructions instead of ten. */
-struct key_store {
-    unsigned char *base;
-    long o16, o32, o48;
-};
-VG_POWER8_INLINE void key_store_init(struct key_store *ks, struct power8_sched *s)
-{
-    ks->base = s->rk[0];
-    ks->o16 = 16, ks->o32 = 32, ks->o48 = 48;
-    __asm__("" : "+r"(ks->o16), "+r"(ks->o32), "+r"(ks->o48));
-}
-/* round key i (a constant after unrolling) */
-VG_POWER8_INLINE void key_store(struct key_store *ks, p8_u8 v, int i)
-{
-    switch (i % 4) {
-    case 0: vec_st(v, 0, ks->base); break;
-    case 1: vec_st(v, ks->o16, ks->base); break;
-    case 2: vec_st(v, ks->o32, ks->base); break;
-    default: vec_st(v, ks->o48, ks->base); ks->base += 64; break;
-    }
-}
+/* One step of the 16-byte schedule, and the even steps of the 32-byte one (src = the register whose
+   word 3 is w[i-1]): v1 = prefix_xor(v1) ^ SubWord(RotWord(w[i-1])) ^ rc in every word.
+   next_rc runs after the last read of R. */
+#define P8K_STEP_RC(src, next_rc, store)                                                            \
+    "vperm 4," src "," src ",3\n\t" /* RotWord(w[i-1]) in all four words */                         \
+    "vsldoi 5,2,1,12\n\t"           /* (rc, k0, k1, k2) */                                          \
+    "vcipherlast 4,4,2\n\t"         /* temp = SubWord(RotWord(w[i-1])) in every word, ^ rc in word 3 */ \
+    "vxor 1,1,5\n\t"                /* y = (k0^rc, k0^k1, k1^k2, k2^k3) */                          \
+    "vsldoi 5,2,1,8\n\t"            /* (0, rc, y0, y1) */                                           \
+    next_rc                                                                                          \
+    "vxor 1,1,5\n\t"                /* prefix_xor(k) ^ rc in every word */                          \
+    "vxor 1,1,4\n\t"                /* ^ temp: the new round key */                                 \
+    store "\n\t"
+/* AES-256's odd steps: v7 = prefix_xor(v7) ^ SubWord(w[i-1]) (w[i-1] = word 3 of v1), zero fill. */
+#define P8K_STEP_ODD(store)                                                                         \
+    "vspltw 4,1,3\n\t"                                                                               \
+    "vsldoi 5,8,7,12\n\t"                                                                            \
+    "vsbox 4,4\n\t"                                                                                  \
+    "vxor 7,7,5\n\t"                                                                                 \
+    "vsldoi 5,8,7,8\n\t"                                                                             \
+    "vxor 7,7,5\n\t"                                                                                 \
+    "vxor 7,7,4\n\t" store "\n\t"
+#define P8K_DOUBLE "vadduwm 2,2,2\n\t" /* rc = xtime(rc) while rc < 0x80 */
 
-VG_POWER8_TARGET
-void P8_FN(aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
-{
-    (void)want_decrypt; /* vncipher uses the encryption round keys in reverse (power8.h) */
-    struct power8_sched *s = (struct power8_sched *)sched;
-    s->rounds = (uint32_t)(key_len / 4 + 6);
-    if (key_len == 24) {
-        expand_192(s, key);
-        return;
-    }
-    const struct expand_consts *c = &expand_consts;
-    __asm__("" : "+r"(c)); /* one address for the table, not one constant-pool load per member */
-    struct key_store ks;
-    key_store_init(&ks, s);
-    /* the table's rows at the store offsets already in registers: no addi */
-    const p8_u8 raw_to_aes = vec_ld(0, c->raw_to_aes), rot_word3 = vec_ld(ks.o16, c->raw_to_aes);
-    p8_u8 rc = vec_ld(ks.o32, c->raw_to_aes);
-    if (key_len == 16) {
-        p8_u8 k = asm_vperm(p8_load_raw(key), raw_to_aes);
-        key_store(&ks, k, 0);
-        _Pragma("GCC unroll 10") for (int i = 1; i <= 10; i++) {
-            if (i == 9) rc = vec_ld(ks.o48, c->raw_to_aes); /* 0x80 doubled overflows the byte: x^8 = 0x1b */
-            /* SubWord(RotWord(w3)) ^ Rcon in every word, XORed into the prefix XORs of k */
-            k = vec_xor(prefix_xor(k), vec_xor(p8_vsbox(asm_vperm(k, rot_word3)), rc));
-            if (i < 8 || i == 9) rc = rcon_double(rc); /* not after 8 (reloaded) or 10 (last) */
-            key_store(&ks, k, i);
-        }
-    } else {
-        /* a = w[8j..8j+3] (even round keys), b = w[8j+4..8j+7] (odd ones):
-           a' = prefix_xor(a) ^ SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ SubWord(a'[3])
-           (w[3] splatted with vspltw: no mask). */
-        p8_u8 a = asm_vperm(p8_load_raw(key), raw_to_aes), b = asm_vperm(p8_load_raw(key + 16), raw_to_aes);
-        key_store(&ks, a, 0);
-        key_store(&ks, b, 1);
-        _Pragma("GCC unroll 7") for (int i = 1; i <= 7; i++) {
-            a = vec_xor(prefix_xor(a), vec_xor(p8_vsbox(asm_vperm(b, rot_word3)), rc));
-            if (i < 7) rc = rcon_double(rc);
-            key_store(&ks, a, 2 * i);
-            if (i == 7) break;
-            b = vec_xor(prefix_xor(b), p8_vsbox((p8_u8)vec_splat((p8_u32)a, 0))); /* GCC element 0 = word 3 */
-            key_store(&ks, b, 2 * i + 1);
-        }
-    }
-}
+#define P8K_ASM(name, name192)                                                                      \
+    __asm__(".text\n\t"                                                                              \
+            ".globl " name "\n\t"                                                                    \
+            ".hidden " name "\n\t"                                                                   \
+            ".type " name ",@function\n\t"                                                           \
+            ".p2align 4\n" name ":\n"                                                                \
+            "0:\taddis 2,12,.TOC.-0b@ha\n\t"                                                         \
+            "addi 2,2,.TOC.-0b@l\n\t"                                                                \
+            ".localentry " name ",.-" name "\n\t"                                                    \
+            "addic. 0,5,-17\n\t" /* cr0.lt iff key_len = 16; r0 = -1 then, an index of -16 */       \
+            "bge 1f\n\t"                                                                             \
+            /* ---- 16-byte key: 10 steps ---- */                                                    \
+            "addis 7,2,.L" name "_c@toc@ha\n\t"                                                      \
+            "addi 7,7,.L" name "_c@toc@l\n\t" /* r7 = table + 16 */                                 \
+            P8K_LOAD128                                                                              \
+            "li 8,32\n\t"                                                                            \
+            P8K_MASK128                                                                              \
+            "lvx 3,0,7\n\t"    /* RotWord broadcast mask */                                         \
+            "lvx 2,7,5\n\t"    /* R = (0, 0, 0, 0x01000000) (r5 = 16) */                            \
+            "addi 9,3,64\n\t"                                                                        \
+            "addi 10,3,128\n\t"                                                                      \
+            "li 11,10\n\t"                                                                           \
+            "stw 11,240(3)\n\t" /* rounds */                                                         \
+            P8K_TOAES128                                                                             \
+            "stvx 1,0,3\n\t"                                                                         \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,3,5")    /* key 1: sched + 16 */                    \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,3,8")    /* key 2: + 32 */                          \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,9,0")    /* key 3: + 64 - 1 -> + 48 */              \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,0,9")    /* key 4: + 64 */                          \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,9,5")    /* key 5: + 80 */                          \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,9,8")    /* key 6: + 96 */                          \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,10,0")   /* key 7: + 128 - 1 -> + 112 */            \
+            P8K_STEP_RC("1", "lvx 2,7,8\n\t", "stvx 1,0,10") /* key 8: + 128; R = 0x1b */            \
+            P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,10,5")   /* key 9: + 144 */                         \
+            P8K_STEP_RC("1", "", "stvx 1,10,8")           /* key 10: + 160 */                        \
+            "blr\n"                                                                                  \
+            /* ---- 24 bytes: the C word loop; 32 bytes: 7 even and 6 odd steps ---- */              \
+            "1:\tcmpldi 5,24\n\t"                                                                    \
+            "bne 2f\n\t"                                                                             \
+            "b " name192 "\n"                                                                        \
+            "2:\taddis 7,2,.L" name "_t@toc@ha\n\t"                                                  \
+            "addi 7,7,.L" name "_t@toc@l\n\t" /* r7 = table */                                      \
+            "li 6,16\n\t"                                                                            \
+            P8K_LOAD256                                                                              \
+            "li 8,48\n\t"                                                                            \
+            P8K_MASK256                                                                              \
+            "lvx 3,7,6\n\t"                                                                          \
+            "lvx 2,7,5\n\t"    /* R for rc = 1 (r5 = 32) */                                         \
+            "vspltisw 8,0\n\t"                                                                       \
+            "addi 9,3,64\n\t"                                                                        \
+            "addi 10,3,128\n\t"                                                                      \
+            "addi 12,3,192\n\t"                                                                      \
+            "li 11,14\n\t"                                                                           \
+            "stw 11,240(3)\n\t"                                                                      \
+            P8K_TOAES256                                                                             \
+            "stvx 1,0,3\n\t"                                                                         \
+            "stvx 7,3,6\n\t"                                                                         \
+            P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,3,5") P8K_STEP_ODD("stvx 7,3,8")    /* keys 2, 3 */   \
+            P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,0,9") P8K_STEP_ODD("stvx 7,9,6")    /* keys 4, 5 */   \
+            P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,9,5") P8K_STEP_ODD("stvx 7,9,8")    /* keys 6, 7 */   \
+            P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,0,10") P8K_STEP_ODD("stvx 7,10,6")  /* keys 8, 9 */   \
+            P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,10,5") P8K_STEP_ODD("stvx 7,10,8")  /* keys 10, 11 */ \
+            P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,0,12") P8K_STEP_ODD("stvx 7,12,6")  /* keys 12, 13 */ \
+            P8K_STEP_RC("7", "", "stvx 1,12,5")                                      /* key 14 */      \
+            "blr\n\t"                                                                                \
+            ".size " name ",.-" name "\n\t"                                                          \
+            ".pushsection .rodata\n\t"                                                               \
+            ".p2align 4\n"                                                                           \
+            ".L" name "_t:\n\t"                                                                      \
+            ".byte 12,13,14,15,8,9,10,11,4,5,6,7,0,1,2,3\n"                                          \
+            ".L" name "_c:\n\t"                                                                      \
+            ".byte 12,15,14,13,12,15,14,13,12,15,14,13,12,15,14,13\n\t"                              \
+            ".long 0x01000000,0,0,0\n\t"                                                             \
+            ".long 0x1b000000,0,0,0\n\t"                                                             \
+            ".popsection\n")
+P8K_ASM(P8K_STR(P8_FN(aes_expand_key)), P8K_STR(P8_FN(aes_expand_key_192)));
 
 /* ---------------------------------------------------------------------------------------------- */
 /* ECB                                                                                              */
