@@ -72,16 +72,25 @@ static const struct vg_impl *find_available(const char *name)
 
 static _Atomic(const struct vg_impl *) current;
 
-const struct vg_impl *vg_current_impl(void)
+/* The first call's choice (VG_IMPL, else the best available), published once. Kept out of
+   vg_current_impl so that the path every later call takes -- one acquire load and a test -- is a
+   leaf without a stack frame: with this inlined, GCC saved two registers and built a frame on every
+   call (ppc64le: 17 instructions, now 9). */
+static __attribute__((noinline)) const struct vg_impl *choose_impl(void)
 {
-    const struct vg_impl *impl = atomic_load_explicit(&current, memory_order_acquire);
-    if (impl) return impl;
     const char *env = getenv("VG_IMPL");
     const struct vg_impl *chosen = env ? find_available(env) : NULL;
     if (!chosen) chosen = find_available(NULL);
     const struct vg_impl *expected = NULL;
     if (!atomic_compare_exchange_strong(&current, &expected, chosen)) return expected;
     return chosen;
+}
+
+const struct vg_impl *vg_current_impl(void)
+{
+    const struct vg_impl *impl = atomic_load_explicit(&current, memory_order_acquire);
+    if (impl) return impl;
+    return choose_impl();
 }
 
 const char *vg_impl_name(void) { return vg_current_impl()->name; }
