@@ -33,15 +33,15 @@ int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n)
     /* OR of all byte differences, then fold to one bit without a branch: d is at most 0xFF, so
        d + 0xFF is below 0x100 exactly when d == 0, and its bit 8 is the verdict (the division is
        a shift by 8; written as a division because that is the arithmetic the WP provers know). */
-    uint32_t d = 0;
+    uint8_t d = 0; /* bytes, not words: the loop then vectorises to plain byte ORs, no widening */
     /*@ loop invariant 0 <= i <= n;
         loop invariant 0 <= d <= 0xFF;
         loop invariant d == 0 <==> (\forall integer k; 0 <= k < i ==> a[k] == b[k]);
         loop assigns i, d;
         loop variant n - i;
     */
-    for (size_t i = 0; i < n; i++) d |= (uint32_t)(a[i] ^ b[i]);
-    return (int)((d + 0xFF) / 0x100);
+    for (size_t i = 0; i < n; i++) d |= (uint8_t)(a[i] ^ b[i]);
+    return (int)(((uint32_t)d + 0xFF) / 0x100);
 }
 
 int vg_partial_overlap(const uint8_t *a, const uint8_t *b, size_t n)
