@@ -103,6 +103,7 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
 /* the two key-load variants: power8 loads raw (lxvw4x) and permutes to AES order; power9's lxvb16x
    loads in byte order, which is AES order already */
 #if defined(P8_POWER9)
+#define P8K_MACHINE "power9"
 #define P8K_LOAD128 "lxvb16x 33,0,4\n\t"
 #define P8K_LOAD256 "lxvb16x 33,0,4\n\tlxvb16x 39,4,6\n\t"
 #define P8K_MASK128 ""
@@ -110,6 +111,7 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
 #define P8K_TOAES128 ""
 #define P8K_TOAES256 ""
 #else
+#define P8K_MACHINE "power8"
 #define P8K_LOAD128 "lxvw4x 32,0,4\n\t"             /* v0 = the key, raw */
 #define P8K_LOAD256 "lxvw4x 32,0,4\n\tlxvw4x 39,4,6\n\t"
 #define P8K_MASK128 "lvx 6,7,0\n\t"                 /* the raw-to-AES mask at r7 - 16 (r0 = -1) */
@@ -144,6 +146,8 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
 
 #define P8K_ASM(name, name192)                                                                      \
     __asm__(".text\n\t"                                                                              \
+            ".machine push\n\t" /* ISA 2.07 (3.0) instructions, whatever CPU the assembler was */    \
+            ".machine " P8K_MACHINE "\n\t" /* told: GCC 12 passes -many, not every compiler does */ \
             ".globl " name "\n\t"                                                                    \
             ".hidden " name "\n\t"                                                                   \
             ".type " name ",@function\n\t"                                                           \
@@ -216,7 +220,8 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             ".byte 12,15,14,13,12,15,14,13,12,15,14,13,12,15,14,13\n\t"                              \
             ".long 0x01000000,0,0,0\n\t"                                                             \
             ".long 0x1b000000,0,0,0\n\t"                                                             \
-            ".popsection\n")
+            ".popsection\n\t"                                                                       \
+            ".machine pop\n")
 P8K_ASM(P8K_STR(P8_FN(aes_expand_key)), P8K_STR(P8_FN(aes_expand_key_192)));
 
 /* ---------------------------------------------------------------------------------------------- */
