@@ -197,8 +197,29 @@ VG_AESNI_INLINE void aesni_gf_mul_add(struct aesni_gf_sum *s, __m128i x, __m128i
     s->mid = _mm_xor_si128(s->mid, _mm_clmulepi64_si128(xmid, hmid, 0x00));  /* (x0^x1)(h0^h1) */
 }
 
-/* Returns (sum) * x^-128 mod P, P = x^128 + x^127 + x^126 + x^121 + 1: the POLYVAL product of the
-   accumulated terms. Derivation in aesni_ghash.c ("Montgomery reduction"). */
+/* (t1 x^128 + t0) * x^-128 mod P, P = x^128 + x^127 + x^126 + x^121 + 1, for a 256-bit product whose
+   Karatsuba parts are already recombined (t0 the low 128 bits, t1 the high ones). Derivation in
+   aesni_ghash.c ("Montgomery reduction"). l0 is any register whose low qword is t0's: fold 1 reads
+   only that qword, and passing the product it came from (lo, whose low qword the x^64 middle term
+   leaves alone) lets the first pclmulqdq issue while the recombination is still running, a few
+   cycles off every reduction's latency. */
+VG_AESNI_INLINE __m128i aesni_gf_fold(__m128i t0, __m128i t1, __m128i l0)
+{
+    /* c = x^63 + x^62 + x^57 in the high half: (x^121 + x^126 + x^127) = c * x^64. */
+    const __m128i poly = _mm_set_epi64x((long long)0xc200000000000000ULL, 0);
+    /* Fold 1: kill bits 0..63 (L0) by adding L0 * P. L0 * 1 cancels them; L0 * c lands at x^64
+       (a 128-bit product t), L0 * x^128 lands at bits 128..191. Swapping t0's halves moves L1 to
+       the x^64 slot (lo) and L0 to the x^128 slot (hi), positions relative to x^64. */
+    __m128i t = _mm_clmulepi64_si128(l0, poly, 0x10);                 /* L0 * c */
+    t0 = _mm_xor_si128(_mm_shuffle_epi32(t0, 0x4e), t);              /* (L1 ^ t.lo, L0 ^ t.hi) @ x^64 */
+    /* Fold 2: the same with M1 = t0.lo (bits 64..127): M1 * x^64 * P adds M1 * c at x^128 and
+       M1 at x^192, and clears bits 64..127. What is left is all at or above x^128: the result. */
+    t = _mm_clmulepi64_si128(t0, poly, 0x10);                         /* M1 * c, at x^128 */
+    t0 = _mm_xor_si128(_mm_shuffle_epi32(t0, 0x4e), t);              /* (t0.hi ^ t.lo, M1 ^ t.hi) */
+    return _mm_xor_si128(t1, t0);
+}
+
+/* Returns (sum) * x^-128 mod P: the POLYVAL product of the accumulated terms. */
 VG_AESNI_INLINE __m128i aesni_gf_reduce(const struct aesni_gf_sum *s)
 {
     /* Karatsuba recombination: middle coefficient block m = mid ^ lo ^ hi sits at x^64; split it
@@ -206,18 +227,15 @@ VG_AESNI_INLINE __m128i aesni_gf_reduce(const struct aesni_gf_sum *s)
     __m128i m = _mm_xor_si128(s->mid, _mm_xor_si128(s->lo, s->hi));
     __m128i t0 = _mm_xor_si128(s->lo, _mm_slli_si128(m, 8));
     __m128i t1 = _mm_xor_si128(s->hi, _mm_srli_si128(m, 8));
-    /* c = x^63 + x^62 + x^57 in the high half: (x^121 + x^126 + x^127) = c * x^64. */
-    const __m128i poly = _mm_set_epi64x((long long)0xc200000000000000ULL, 0);
-    /* Fold 1: kill bits 0..63 (L0) by adding L0 * P. L0 * 1 cancels them; L0 * c lands at x^64
-       (a 128-bit product t), L0 * x^128 lands at bits 128..191. Swapping t0's halves moves L1 to
-       the x^64 slot (lo) and L0 to the x^128 slot (hi), positions relative to x^64. */
-    __m128i t = _mm_clmulepi64_si128(t0, poly, 0x10);                 /* L0 * c */
-    t0 = _mm_xor_si128(_mm_shuffle_epi32(t0, 0x4e), t);              /* (L1 ^ t.lo, L0 ^ t.hi) @ x^64 */
-    /* Fold 2: the same with M1 = t0.lo (bits 64..127): M1 * x^64 * P adds M1 * c at x^128 and
-       M1 at x^192, and clears bits 64..127. What is left is all at or above x^128: the result. */
-    t = _mm_clmulepi64_si128(t0, poly, 0x10);                         /* M1 * c, at x^128 */
-    t0 = _mm_xor_si128(_mm_shuffle_epi32(t0, 0x4e), t);              /* (t0.hi ^ t.lo, M1 ^ t.hi) */
-    return _mm_xor_si128(t1, t0);
+    return aesni_gf_fold(t0, t1, s->lo);
+}
+
+/* a dot a: (a1 x^64 + a0)^2 = a1^2 x^128 + a0^2 in GF(2)[x] (the cross terms cancel): two products
+   and no middle term, then the reduction. */
+VG_AESNI_INLINE __m128i aesni_gf_square(__m128i a)
+{
+    __m128i lo = _mm_clmulepi64_si128(a, a, 0x00), hi = _mm_clmulepi64_si128(a, a, 0x11);
+    return aesni_gf_fold(lo, hi, lo);
 }
 
 /* acc (register form) after n <= 8 more blocks at in, with one reduction (aesni_ghash.c, section

@@ -85,16 +85,6 @@ VG_AESNI_INLINE __m128i dot(__m128i a, __m128i b)
     return aesni_gf_reduce(&s);
 }
 
-/* a dot a: two products, the Karatsuba middle term is zero for a square (mid = lo ^ hi cancels it) */
-VG_AESNI_INLINE __m128i square(__m128i a)
-{
-    struct aesni_gf_sum s;
-    s.lo = _mm_clmulepi64_si128(a, a, 0x00);
-    s.hi = _mm_clmulepi64_si128(a, a, 0x11);
-    s.mid = _mm_xor_si128(s.lo, s.hi);
-    return aesni_gf_reduce(&s);
-}
-
 /* Stores H_1..H_8 and their Karatsuba halves for the POLYVAL key h (register form). The powers are
    made in three dependent steps rather than seven (H_k = H_(k-1) dot H one after the other was the
    slowest part of GCM's key set-up): H_2 = H_1 H_1; then H_3 = H_2 H_1 and H_4 = H_2 H_2; then
@@ -103,9 +93,9 @@ VG_AESNI_INLINE void store_powers(struct aesni_hkey *hk, __m128i h)
 {
     __m128i p[AESNI_HPOWERS];
     p[0] = h;
-    p[1] = square(h);
+    p[1] = aesni_gf_square(h);
     p[2] = dot(p[1], h);
-    p[3] = square(p[1]);
+    p[3] = aesni_gf_square(p[1]);
     for (int j = 0; j < 4; j++) p[4 + j] = dot(p[3], p[j]);
     for (int k = 0; k < AESNI_HPOWERS; k++) {
         _mm_storeu_si128((__m128i *)hk->pow[k], p[k]);

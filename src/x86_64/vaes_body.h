@@ -323,7 +323,7 @@ VV_INLINE vv_t VV_NAME(gf_reduce_lanes)(const struct VV_NAME(gf_sum) *s)
     vv_t t1 = vv_xor(s->hi, vv_bsrli8(m));
     /* c = x^63 + x^62 + x^57 in the high qword of each lane (aesni_gf_reduce) */
     const vv_t poly = vv_bcast128(_mm_set_epi64x((long long)0xc200000000000000ULL, 0));
-    vv_t t = vv_clmul(t0, poly, 0x10);        /* fold 1: L0 * c */
+    vv_t t = vv_clmul(s->lo, poly, 0x10);     /* fold 1: L0 * c (L0 = lo's low qword: aesni_gf_reduce) */
     t0 = vv_xor(vv_swap64(t0), t);            /* (L1 ^ t.lo, L0 ^ t.hi) at x^64 */
     t = vv_clmul(t0, poly, 0x10);             /* fold 2: M1 * c, at x^128 */
     t0 = vv_xor(vv_swap64(t0), t);
@@ -436,59 +436,54 @@ VV_INLINE vv_t VV_NAME(dot_lanes)(vv_t a, vv_t b)
     return VV_NAME(gf_reduce_lanes)(&s);
 }
 
-/* a dot a: (a1 x^64 + a0)^2 = a1^2 x^128 + a0^2 in GF(2)[x], two products; mid = lo ^ hi makes the
-   Karatsuba middle term of aesni_gf_reduce zero */
-VV_INLINE __m128i VV_NAME(square)(__m128i a)
-{
-    struct aesni_gf_sum s;
-    s.lo = _mm_clmulepi64_si128(a, a, 0x00);
-    s.hi = _mm_clmulepi64_si128(a, a, 0x11);
-    s.mid = _mm_xor_si128(s.lo, s.hi);
-    return aesni_gf_reduce(&s);
-}
-
-/* The powers H_1..H_GROUP of the POLYVAL key h (register form), all in registers, by doubling: with
-   v[0..c) holding H_1..H_(c*LANES) in lane order, H_(c*LANES + j) = H_j dot H_(c*LANES), so
-   v[c..2c) = v[0..c) times the last lane of v[c-1] broadcast. log2 of the count dependent products
-   instead of one per power: this is on GCM's key set-up path.
+/* The first nv (1, 2, 4 or 8; public) vectors of powers of the POLYVAL key h1 (register form), lane
+   order: v[c] = [H_(LANES c + 1), .., H_(LANES (c + 1))]. By doubling: with v[0..c) holding
+   H_1..H_(LANES c), H_(LANES c + j) = H_j dot H_(LANES c), so v[c..2c) = v[0..c) times H_(LANES c)
+   broadcast: log2 of the count dependent products instead of one per power (this is on GCM's key
+   set-up path and on every GCM-SIV message's). The multipliers H_(LANES c) come from a chain of xmm
+   squarings beside the vectors (a square is two products with no Karatsuba middle term, and needs no
+   lane broadcast out of the vector just computed), so each doubling waits for one vector product.
    The first vector uses ONE = x^128 mod P, the unit of the dot product (dot(a, ONE) = a * x^128 *
-   x^-128 = a), to fill lanes that must keep their value. */
-VV_INLINE void VV_NAME(store_powers)(struct VV_NAME(hkey) *hk, __m128i h1)
+   x^-128 = a), to fill lanes that must keep their value. Written out with constant indices: as a
+   loop over c, gcc kept v[] on the stack and the set-up took twice as long. */
+VV_INLINE void VV_NAME(power_vectors)(vv_t *v, __m128i h1, int nv)
 {
     const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1);
-    vv_t v[VV_NVEC];
+    __m128i h2 = aesni_gf_square(h1);
 #if VV_LANES == 2
     /* [H_1, H_1] dot [ONE, H_1] = [H_1, H_2] */
     v[0] = VV_NAME(dot_lanes)(vv_bcast128(h1), _mm256_set_m128i(h1, one));
+    __m128i m1 = h2; /* H_2, then H_4 and H_8 */
 #else
     /* [H_1, H_2, H_1, H_2] dot [ONE, ONE, H_2, H_2] = [H_1, H_2, H_3, H_4] */
-    __m128i h2 = VV_NAME(square)(h1);
     __m256i h12 = _mm256_set_m128i(h2, h1);
     __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h12), h12, 1);
     __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
     v[0] = VV_NAME(dot_lanes)(a, b);
+    __m128i m1 = aesni_gf_square(h2); /* H_4, then H_8 and H_16 */
 #endif
-    /* The doubling, written out (constant indices keep every v[] in a register: as a loop over c,
-       gcc kept v[] on the stack and the set-up took twice as long). The multipliers H_(2^k) come from
-       a chain of xmm squarings beside it (a square needs two products, no Karatsuba middle term, and
-       no lane broadcast out of the vector just computed), so each doubling waits for one vector
-       product only. */
-    _Static_assert(VV_NVEC == 8, "store_powers doubles 1 -> 2 -> 4 -> 8 vectors");
-#if VV_LANES == 2
-    __m128i m1 = VV_NAME(square)(h1), m2 = VV_NAME(square)(m1), m3 = VV_NAME(square)(m2); /* H_2, H_4, H_8 */
-#else
-    __m128i m1 = VV_NAME(square)(h2), m2 = VV_NAME(square)(m1), m3 = VV_NAME(square)(m2); /* H_4, H_8, H_16 */
-#endif
+    _Static_assert(VV_NVEC == 8, "power_vectors doubles 1 -> 2 -> 4 -> 8 vectors");
+    if (nv < 2) return;
     vv_t top = vv_bcast128(m1);
     v[1] = VV_NAME(dot_lanes)(v[0], top);
+    if (nv < 4) return;
+    __m128i m2 = aesni_gf_square(m1);
     top = vv_bcast128(m2);
     v[2] = VV_NAME(dot_lanes)(v[0], top);
     v[3] = VV_NAME(dot_lanes)(v[1], top);
-    top = vv_bcast128(m3);
+    if (nv < 8) return;
+    top = vv_bcast128(aesni_gf_square(m2));
     v[4] = VV_NAME(dot_lanes)(v[0], top);
     v[5] = VV_NAME(dot_lanes)(v[1], top);
     v[6] = VV_NAME(dot_lanes)(v[2], top);
     v[7] = VV_NAME(dot_lanes)(v[3], top);
+}
+
+/* The powers H_1..H_GROUP of h1 into the hkey layout. */
+VV_INLINE void VV_NAME(store_powers)(struct VV_NAME(hkey) *hk, __m128i h1)
+{
+    vv_t v[VV_NVEC];
+    VV_NAME(power_vectors)(v, h1, VV_NVEC);
     /* desc[LANES*q .. LANES*q + LANES) = H_(GROUP - LANES*q) .. downwards = v[NVEC-1-q] lanes reversed */
     VV_UNROLL
     for (int q = 0; q < VV_NVEC; q++) vv_storeu(hk->desc[VV_LANES * q], vv_reverse_lanes(v[VV_NVEC - 1 - q]));

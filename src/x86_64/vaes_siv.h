@@ -112,37 +112,11 @@ VV_INLINE vv_t VV_NAME(siv_pow_at)(const struct VV_NAME(siv_pow) *hp, size_t t)
    count) into hp, and the zero vector after H_1. Returns nv. */
 VV_INLINE int VV_NAME(siv_powers)(struct VV_NAME(siv_pow) *hp, __m128i h1, size_t need)
 {
-    const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1); /* x^128 mod P: dot's unit */
     vv_t v[VV_NVEC];
-#if VV_LANES == 2
-    v[0] = VV_NAME(dot_lanes)(vv_bcast128(h1), _mm256_set_m128i(h1, one)); /* [H_1, H_2] */
-#else
-    __m128i h2 = _mm512_castsi512_si128(VV_NAME(dot_lanes)(vv_bcast128(h1), vv_bcast128(h1)));
-    __m256i h12 = _mm256_set_m128i(h2, h1);
-    __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h12), h12, 1);
-    __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
-    v[0] = VV_NAME(dot_lanes)(a, b); /* [H_1, H_2, H_3, H_4] */
-#endif
-    int nv = 1;
-    if (need > VV_LANES) {
-        vv_t top = vv_bcast_last_lane(v[0]);
-        v[1] = VV_NAME(dot_lanes)(v[0], top);
-        nv = 2;
-        if (need > 2 * VV_LANES) {
-            top = vv_bcast_last_lane(v[1]);
-            v[2] = VV_NAME(dot_lanes)(v[0], top);
-            v[3] = VV_NAME(dot_lanes)(v[1], top);
-            nv = 4;
-            if (need > 4 * VV_LANES) {
-                top = vv_bcast_last_lane(v[3]);
-                v[4] = VV_NAME(dot_lanes)(v[0], top);
-                v[5] = VV_NAME(dot_lanes)(v[1], top);
-                v[6] = VV_NAME(dot_lanes)(v[2], top);
-                v[7] = VV_NAME(dot_lanes)(v[3], top);
-                nv = 8;
-            }
-        }
-    }
+    VV_UNROLL
+    for (int j = 0; j < VV_NVEC; j++) v[j] = vv_zero(); /* (only the first nv are set and stored; gcc cannot tell) */
+    int nv = need > 4 * VV_LANES ? 8 : need > 2 * VV_LANES ? 4 : need > VV_LANES ? 2 : 1;
+    VV_NAME(power_vectors)(v, h1, nv);
     /* v[j] holds H_(LANES j + 1 ..) in lane order; reversed, its top power H_(LANES (j + 1)) comes first,
        at entry GROUP - LANES (j + 1): vector NVEC - 1 - j */
     VV_UNROLL
