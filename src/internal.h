@@ -121,6 +121,14 @@ struct vg_impl {
     void (*polyval_init)(void *hkey, const uint8_t h[16]);
     void (*polyval_update)(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
 
+    /* Optional GCM key set-up in one call (NULL: the mode runs aes_expand_key, aes_ecb_encrypt of the
+       zero block for H and ghash_init). Writes exactly what those would: sched as
+       aes_expand_key(sched, key, key_len, 0), and all VG_HKEY_SIZE bytes of hkey as ghash_init(hkey, H)
+       after zeroing it. One call lets H = E(0^128) run round by round beside the expansion (round r
+       needs round key r only) and the powers start from a register, and skips a memset of hkey that
+       ghash_init then writes over. */
+    void (*gcm_key_setup)(void *sched, void *hkey, const uint8_t *key, size_t key_len);
+
     /* CBC-MAC chain for CCM: mac = E(mac ^ in[i]) for each block. */
     void (*cbc_mac)(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks);
 
@@ -221,6 +229,9 @@ _Static_assert(sizeof(struct vg_aes_gcm_key_state) <= VG_AES_GCM_KEY_SIZE, "vg_a
 /* Sets up *st with impl for key (length already checked). */
 void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                       size_t key_len, int want_decrypt) VG_INTERNAL;
+/* The same for a GCM key through impl->gcm_key_setup (not NULL), which also fills hkey. */
+void vg_aes_gcm_key_setup(struct vg_aes_key_state *st, unsigned char *hkey, const struct vg_impl *impl,
+                          const uint8_t *key, size_t key_len) VG_INTERNAL;
 /* The state behind a public key, or NULL if it was never set up (or was wiped). */
 /*@ assigns \nothing;
     ensures \result == \null <==> !(opaque != \null && vg_key_ready((unsigned char *)opaque));

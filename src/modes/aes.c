@@ -1,8 +1,7 @@
 /* aes.c — the AES key and the block-level public functions (ECB, CTR32), over the recorded impl. */
 #include "internal.h"
 
-void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
-                      size_t key_len, int want_decrypt)
+static void key_header(struct vg_aes_key_state *st, const struct vg_impl *impl, size_t key_len, int want_decrypt)
 {
     st->magic = 0;
     st->impl = impl;
@@ -10,7 +9,21 @@ void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, c
     st->rounds = (uint32_t)(key_len / 4 + 6);
     st->has_decrypt = (uint32_t)(want_decrypt != 0);
     memset(st->pad, 0, sizeof st->pad);
+}
+
+void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
+                      size_t key_len, int want_decrypt)
+{
+    key_header(st, impl, key_len, want_decrypt);
     impl->aes_expand_key(st->sched, key, key_len, want_decrypt);
+    st->magic = VG_KEY_MAGIC;
+}
+
+void vg_aes_gcm_key_setup(struct vg_aes_key_state *st, unsigned char *hkey, const struct vg_impl *impl,
+                          const uint8_t *key, size_t key_len)
+{
+    key_header(st, impl, key_len, 0);
+    impl->gcm_key_setup(st->sched, hkey, key, key_len);
     st->magic = VG_KEY_MAGIC;
 }
 

@@ -383,6 +383,11 @@ static int vg_aes_gcm_init_body(vg_aes_gcm_key *k, const uint8_t *key, size_t ke
     if (!key) return VG_ERR_ARG;
     struct vg_aes_gcm_key_state *st = (struct vg_aes_gcm_key_state *)(void *)k->opaque;
     const struct vg_impl *impl = vg_current_impl();
+    if (impl->gcm_key_setup) {
+        /* the whole set-up in one call (internal.h): the same bytes as the four steps below */
+        vg_aes_gcm_key_setup(&st->aes, st->hkey, impl, key, key_len);
+        return VG_OK;
+    }
     uint8_t h[16] = { 0 };
     vg_aes_key_setup(&st->aes, impl, key, key_len, 0);
     impl->aes_ecb_encrypt(st->aes.sched, h, h, 1); /* H = E(0^128) */

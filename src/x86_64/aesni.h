@@ -64,6 +64,10 @@ _Static_assert(sizeof(struct aesni_hkey) <= VG_HKEY_SIZE, "aesni_hkey too big fo
 /* Kernels (contracts: struct vg_impl in internal.h)                                               */
 
 void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+/* aesni_aes_expand_key(sched, key, key_len, 0), returning H = E_K(0^128) made beside the expansion
+   (GCM key set-up: the gcm_key_setup slot of the x86 tables) */
+__m128i aesni_aes_expand_key_h(void *sched, const uint8_t *key, size_t key_len) VG_INTERNAL;
+void aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len) VG_INTERNAL;
 void aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void aesni_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,

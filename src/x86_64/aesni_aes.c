@@ -48,8 +48,11 @@ VG_AESNI_INLINE __m128i sub_word3(__m128i v)
     return _mm_aesenclast_si128(_mm_shuffle_epi32(v, 0xff), _mm_setzero_si128());
 }
 
-VG_AESNI_TARGET
-void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+/* The expansion; with want_h (a constant after inlining), also H = E_K(0^128) for GCM, each round of
+   it as soon as its round key exists: round r needs round key r only, so the block's ten (or
+   fourteen) aesenc run beside the expansion's chain and H is ready one aesenclast after the last
+   round key, instead of a second pass over the stored schedule after it. */
+VG_AESNI_INLINE __m128i expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt, int want_h)
 {
     struct aesni_sched *s = (struct aesni_sched *)sched;
     unsigned rounds = (unsigned)(key_len / 4 + 6);
@@ -69,12 +72,15 @@ void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int w
 #undef ZERO_ROW
     s->rounds = rounds;
     s->has_decrypt = 0;
+    __m128i h = _mm_setzero_si128(); /* E(0): the all-zero block, then each round as its key appears */
     if (key_len == 16) {
         __m128i k = _mm_loadu_si128((const __m128i *)key);
         _mm_storeu_si128((__m128i *)s->enc[0], k);
+        h = k;
         for (int i = 0; i < 10; i++) {
             k = _mm_xor_si128(prefix_xor(k), sub_rot_word(k, 3, rcon[i]));
             _mm_storeu_si128((__m128i *)s->enc[i + 1], k);
+            if (want_h) h = i < 9 ? _mm_aesenc_si128(h, k) : _mm_aesenclast_si128(h, k);
         }
     } else if (key_len == 24) {
         /* Nk = 6: a = w[6j..6j+3], b = w[6j+4..6j+5] (low half). One step makes 6 words:
@@ -94,6 +100,12 @@ void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int w
             _mm_storel_epi64((__m128i *)(w + 24 * j + 16), b);
         }
         memset(w + 208, 0, 8);
+        if (want_h) {
+            /* round keys at 24-byte steps do not come out one per step: E(0) from the stored rows */
+            h = _mm_loadu_si128((const __m128i *)s->enc[0]);
+            for (int r = 1; r < 12; r++) h = _mm_aesenc_si128(h, _mm_loadu_si128((const __m128i *)s->enc[r]));
+            h = _mm_aesenclast_si128(h, _mm_loadu_si128((const __m128i *)s->enc[12]));
+        }
     } else {
         /* Nk = 8: a = w[8j..8j+3], b = w[8j+4..8j+7]; a' uses SubWord(RotWord(b[3])) ^ Rcon and
            b' uses SubWord(a'[3]) (FIPS 197: i mod Nk = 4 when Nk > 6). */
@@ -101,12 +113,18 @@ void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int w
         __m128i b = _mm_loadu_si128((const __m128i *)(key + 16));
         _mm_storeu_si128((__m128i *)s->enc[0], a);
         _mm_storeu_si128((__m128i *)s->enc[1], b);
+        h = _mm_aesenc_si128(a, b);
         for (int j = 1; j <= 7; j++) {
             a = _mm_xor_si128(prefix_xor(a), sub_rot_word(b, 3, rcon[j - 1]));
             _mm_storeu_si128((__m128i *)s->enc[2 * j], a);
-            if (j == 7) break;
+            if (j == 7) {
+                if (want_h) h = _mm_aesenclast_si128(h, a);
+                break;
+            }
+            if (want_h) h = _mm_aesenc_si128(h, a);
             b = _mm_xor_si128(prefix_xor(b), sub_word3(a));
             _mm_storeu_si128((__m128i *)s->enc[2 * j + 1], b);
+            if (want_h) h = _mm_aesenc_si128(h, b);
         }
     }
     if (want_decrypt) {
@@ -117,6 +135,19 @@ void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int w
                              _mm_aesimc_si128(_mm_loadu_si128((const __m128i *)s->enc[rounds - i])));
         _mm_storeu_si128((__m128i *)s->dec[rounds], _mm_loadu_si128((const __m128i *)s->enc[0]));
     }
+    return h;
+}
+
+VG_AESNI_TARGET
+void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+{
+    (void)expand_key(sched, key, key_len, want_decrypt, 0);
+}
+
+VG_AESNI_TARGET
+__m128i aesni_aes_expand_key_h(void *sched, const uint8_t *key, size_t key_len)
+{
+    return expand_key(sched, key, key_len, 0, 1);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

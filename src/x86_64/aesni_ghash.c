@@ -119,6 +119,20 @@ void aesni_ghash_init(void *hkey, const uint8_t h[16])
     store_powers(hk, mul_x(hrev)); /* H' = rev(H) * x, section 2 */
 }
 
+VG_AESNI_TARGET
+void aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len)
+{
+    __m128i h = aesni_aes_expand_key_h(sched, key, key_len);
+    store_powers((struct aesni_hkey *)hkey, mul_x(_mm_shuffle_epi8(h, aesni_byte_reverse_mask())));
+    /* the rest of hkey zero, as the mode's general path leaves it (explicit stores at constant
+       offsets: gcc makes a memset or a loop `rep stos`, slow to start) */
+    unsigned char *rest = (unsigned char *)hkey + sizeof(struct aesni_hkey);
+    _Static_assert((VG_HKEY_SIZE - sizeof(struct aesni_hkey)) % 64 == 0, "whole 64-byte rows");
+    _Pragma("GCC unroll 64")
+    for (size_t i = 0; i < VG_HKEY_SIZE - sizeof(struct aesni_hkey); i += 16)
+        _mm_storeu_si128((__m128i *)(void *)(rest + i), _mm_setzero_si128());
+}
+
 VG_AESNI_INLINE void update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks,
                             int reverse)
 {

@@ -16,6 +16,7 @@ const struct vg_impl vg_aesni_impl = {
     .ghash_update = aesni_ghash_update,
     .polyval_init = aesni_polyval_init,
     .polyval_update = aesni_polyval_update,
+    .gcm_key_setup = aesni_gcm_key_setup,
     .cbc_mac = aesni_cbc_mac,
     .gcm_seal_blocks = aesni_gcm_seal_blocks,
     .gcm_open_blocks = aesni_gcm_open_blocks,

@@ -94,6 +94,7 @@ const struct vg_impl vg_vaes256_impl = {
     .ghash_update = vaes256_ghash_update,
     .polyval_init = vaes256_polyval_init,
     .polyval_update = vaes256_polyval_update,
+    .gcm_key_setup = vaes256_gcm_key_setup,
     .cbc_mac = aesni_cbc_mac,
     .gcm_seal_blocks = vaes256_gcm_seal_blocks,
     .gcm_open_blocks = vaes256_gcm_open_blocks,

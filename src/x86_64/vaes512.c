@@ -95,6 +95,7 @@ const struct vg_impl vg_vaes512_impl = {
     .ghash_update = vaes512_ghash_update,
     .polyval_init = vaes512_polyval_init,
     .polyval_update = vaes512_polyval_update,
+    .gcm_key_setup = vaes512_gcm_key_setup,
     .cbc_mac = aesni_cbc_mac,
     .gcm_seal_blocks = vaes512_gcm_seal_blocks,
     .gcm_open_blocks = vaes512_gcm_open_blocks,

@@ -511,6 +511,20 @@ VV_TARGET static void VV_NAME(ghash_init)(void *hkey, const uint8_t h[16])
     VV_NAME(store_powers)((struct VV_NAME(hkey) *)hkey, VV_NAME(mul_x)(hrev)); /* H' = rev(H) * x */
 }
 
+/* The gcm_key_setup slot (internal.h): the expansion with H = E(0) beside it (aesni_aes.c), the powers
+   from H in a register, and the rest of hkey zeroed by plain vector stores (the general path's memset
+   of the whole 1 KiB, which store_powers then partly writes over, went through `rep stos`). */
+VV_TARGET static void VV_NAME(gcm_key_setup)(void *sched, void *hkey, const uint8_t *key, size_t key_len)
+{
+    __m128i h = aesni_aes_expand_key_h(sched, key, key_len);
+    VV_NAME(store_powers)((struct VV_NAME(hkey) *)hkey, VV_NAME(mul_x)(_mm_shuffle_epi8(h, aesni_byte_reverse_mask())));
+    unsigned char *rest = (unsigned char *)hkey + sizeof(struct VV_NAME(hkey));
+    _Static_assert((VG_HKEY_SIZE - sizeof(struct VV_NAME(hkey))) % sizeof(vv_t) == 0, "whole vectors");
+    _Pragma("GCC unroll 32") /* all of it: partly unrolled, gcc made the loop `rep stos` */
+    for (size_t i = 0; i < (VG_HKEY_SIZE - sizeof(struct VV_NAME(hkey))) / sizeof(vv_t); i++)
+        vv_storeu(rest + sizeof(vv_t) * i, vv_zero());
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Fused GCM: CTR of one group stitched with GHASH of a group                                       */
 /*
