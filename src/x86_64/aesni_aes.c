@@ -10,144 +10,19 @@
  */
 #include "aesni.h"
 
-/* ---------------------------------------------------------------------------------------------- */
-/* Key expansion (FIPS 197 §5.2)                                                                    */
-/*
- * SubWord without aeskeygenassist: aesenclast(s, k) = SubBytes(ShiftRows(s)) ^ k. If all four
- * 32-bit columns of s are the same word w, ShiftRows (which moves bytes between columns within a row)
- * changes nothing, so the result is SubWord(w) in every column, XORed with k. We broadcast the word
- * (rotated when RotWord is wanted) with one pshufb and pass Rcon, broadcast, as k: the whole
- * "temp = SubWord(RotWord(w)) ^ Rcon" of FIPS 197 in one instruction, in every column at once.
- *
- * The next four words w[i..i+3] = w[i-Nk..i-Nk+3] ^ prefix-XORs: w[i] = w[i-Nk] ^ temp,
- * w[i+1] = w[i+1-Nk] ^ w[i] = w[i+1-Nk] ^ w[i-Nk] ^ temp, ... so new = prefix_xor(old) ^ temp in every
- * column, with prefix_xor(v)[j] = v[0] ^ ... ^ v[j].
- */
-
-static const uint8_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
-
-VG_AESNI_INLINE __m128i prefix_xor(__m128i v)
-{
-    v = _mm_xor_si128(v, _mm_slli_si128(v, 4)); /* (v0, v0^v1, v1^v2, v2^v3) */
-    return _mm_xor_si128(v, _mm_slli_si128(v, 8)); /* (v0, v0^v1, v0^v1^v2, v0^..^v3) */
-}
-
-/* SubWord(RotWord(word w of v)) ^ rc in every column, for the word whose bytes are 4w..4w+3.
-   RotWord([a0 a1 a2 a3]) = [a1 a2 a3 a0]: bytes 4w+1, 4w+2, 4w+3, 4w. */
-VG_AESNI_INLINE __m128i sub_rot_word(__m128i v, int w, uint8_t rc)
-{
-    const char b0 = (char)(4 * w), b1 = (char)(4 * w + 1), b2 = (char)(4 * w + 2), b3 = (char)(4 * w + 3);
-    __m128i rot = _mm_shuffle_epi8(v, _mm_setr_epi8(b1, b2, b3, b0, b1, b2, b3, b0, b1, b2, b3, b0, b1,
-                                                    b2, b3, b0));
-    return _mm_aesenclast_si128(rot, _mm_set1_epi32(rc));
-}
-
-/* SubWord(word 3 of v) in every column (AES-256's extra step, no rotation, no Rcon). */
-VG_AESNI_INLINE __m128i sub_word3(__m128i v)
-{
-    return _mm_aesenclast_si128(_mm_shuffle_epi32(v, 0xff), _mm_setzero_si128());
-}
-
-/* The expansion; with want_h (a constant after inlining), also H = E_K(0^128) for GCM, each round of
-   it as soon as its round key exists: round r needs round key r only, so the block's ten (or
-   fourteen) aesenc run beside the expansion's chain and H is ready one aesenclast after the last
-   round key, instead of a second pass over the stored schedule after it. */
-VG_AESNI_INLINE __m128i expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt, int want_h)
-{
-    struct aesni_sched *s = (struct aesni_sched *)sched;
-    unsigned rounds = (unsigned)(key_len / 4 + 6);
-    /* The rows this key does not use are zeroed so no earlier key's round keys stay behind: rows 11..14
-       of enc and dec first (the expansion below overwrites those it uses), and all of dec unless it is
-       computed. Explicit sixteen-byte stores at constant rows rather than a memset or a loop: gcc
-       turns both into `rep stos`, whose start-up alone was a quarter of the expansion's time. */
-    const __m128i zero = _mm_setzero_si128();
-#define ZERO_ROW(rows, i) _mm_storeu_si128((__m128i *)(void *)(rows)[i], zero)
-    ZERO_ROW(s->enc, 11); ZERO_ROW(s->enc, 12); ZERO_ROW(s->enc, 13); ZERO_ROW(s->enc, 14);
-    ZERO_ROW(s->dec, 11); ZERO_ROW(s->dec, 12); ZERO_ROW(s->dec, 13); ZERO_ROW(s->dec, 14);
-    if (!want_decrypt) {
-        ZERO_ROW(s->dec, 0); ZERO_ROW(s->dec, 1); ZERO_ROW(s->dec, 2); ZERO_ROW(s->dec, 3); ZERO_ROW(s->dec, 4);
-        ZERO_ROW(s->dec, 5); ZERO_ROW(s->dec, 6); ZERO_ROW(s->dec, 7); ZERO_ROW(s->dec, 8); ZERO_ROW(s->dec, 9);
-        ZERO_ROW(s->dec, 10);
-    }
-#undef ZERO_ROW
-    s->rounds = rounds;
-    s->has_decrypt = 0;
-    __m128i h = _mm_setzero_si128(); /* E(0): the all-zero block, then each round as its key appears */
-    if (key_len == 16) {
-        __m128i k = _mm_loadu_si128((const __m128i *)key);
-        _mm_storeu_si128((__m128i *)s->enc[0], k);
-        h = k;
-        for (int i = 0; i < 10; i++) {
-            k = _mm_xor_si128(prefix_xor(k), sub_rot_word(k, 3, rcon[i]));
-            _mm_storeu_si128((__m128i *)s->enc[i + 1], k);
-            if (want_h) h = i < 9 ? _mm_aesenc_si128(h, k) : _mm_aesenclast_si128(h, k);
-        }
-    } else if (key_len == 24) {
-        /* Nk = 6: a = w[6j..6j+3], b = w[6j+4..6j+5] (low half). One step makes 6 words:
-           a' = prefix_xor(a) ^ SubWord(RotWord(w[6j+5])) ^ Rcon, and b' = prefix_xor(b) ^ a'[3]
-           (w[6j+10] = w[6j+4] ^ w[6j+9], w[6j+11] = w[6j+5] ^ w[6j+10]). Words are written in
-           order as a flat array: 52 are needed, 8 steps write 54 (the two extra are in the unused
-           bytes 208..215 of enc[] and are cleared afterwards). */
-        uint8_t *w = (uint8_t *)&s->enc; /* the 15 rows as one byte array */
-        __m128i a = _mm_loadu_si128((const __m128i *)key);
-        __m128i b = _mm_loadl_epi64((const __m128i *)(key + 16));
-        _mm_storeu_si128((__m128i *)w, a);
-        _mm_storel_epi64((__m128i *)(w + 16), b);
-        for (int j = 1; j <= 8; j++) {
-            a = _mm_xor_si128(prefix_xor(a), sub_rot_word(b, 1, rcon[j - 1]));
-            b = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_si128(b, 4)), _mm_shuffle_epi32(a, 0xff));
-            _mm_storeu_si128((__m128i *)(w + 24 * j), a);
-            _mm_storel_epi64((__m128i *)(w + 24 * j + 16), b);
-        }
-        memset(w + 208, 0, 8);
-        if (want_h) {
-            /* round keys at 24-byte steps do not come out one per step: E(0) from the stored rows */
-            h = _mm_loadu_si128((const __m128i *)s->enc[0]);
-            for (int r = 1; r < 12; r++) h = _mm_aesenc_si128(h, _mm_loadu_si128((const __m128i *)s->enc[r]));
-            h = _mm_aesenclast_si128(h, _mm_loadu_si128((const __m128i *)s->enc[12]));
-        }
-    } else {
-        /* Nk = 8: a = w[8j..8j+3], b = w[8j+4..8j+7]; a' uses SubWord(RotWord(b[3])) ^ Rcon and
-           b' uses SubWord(a'[3]) (FIPS 197: i mod Nk = 4 when Nk > 6). */
-        __m128i a = _mm_loadu_si128((const __m128i *)key);
-        __m128i b = _mm_loadu_si128((const __m128i *)(key + 16));
-        _mm_storeu_si128((__m128i *)s->enc[0], a);
-        _mm_storeu_si128((__m128i *)s->enc[1], b);
-        h = _mm_aesenc_si128(a, b);
-        for (int j = 1; j <= 7; j++) {
-            a = _mm_xor_si128(prefix_xor(a), sub_rot_word(b, 3, rcon[j - 1]));
-            _mm_storeu_si128((__m128i *)s->enc[2 * j], a);
-            if (j == 7) {
-                if (want_h) h = _mm_aesenclast_si128(h, a);
-                break;
-            }
-            if (want_h) h = _mm_aesenc_si128(h, a);
-            b = _mm_xor_si128(prefix_xor(b), sub_word3(a));
-            _mm_storeu_si128((__m128i *)s->enc[2 * j + 1], b);
-            if (want_h) h = _mm_aesenc_si128(h, b);
-        }
-    }
-    if (want_decrypt) {
-        s->has_decrypt = 1;
-        _mm_storeu_si128((__m128i *)s->dec[0], _mm_loadu_si128((const __m128i *)s->enc[rounds]));
-        for (unsigned i = 1; i < rounds; i++)
-            _mm_storeu_si128((__m128i *)s->dec[i],
-                             _mm_aesimc_si128(_mm_loadu_si128((const __m128i *)s->enc[rounds - i])));
-        _mm_storeu_si128((__m128i *)s->dec[rounds], _mm_loadu_si128((const __m128i *)s->enc[0]));
-    }
-    return h;
-}
+/* Key expansion: aesni_expand_key in aesni.h (inline there so that the VAES implementations' GCM key
+   set-up compiles it with their own target: VEX-encoded, no register copies). */
 
 VG_AESNI_TARGET
 void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
-    (void)expand_key(sched, key, key_len, want_decrypt, 0);
+    (void)aesni_expand_key(sched, key, key_len, want_decrypt, 0);
 }
 
 VG_AESNI_TARGET
 __m128i aesni_aes_expand_key_h(void *sched, const uint8_t *key, size_t key_len)
 {
-    return expand_key(sched, key, key_len, 0, 1);
+    return aesni_expand_key(sched, key, key_len, 0, 1);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -516,7 +516,8 @@ VV_TARGET static void VV_NAME(ghash_init)(void *hkey, const uint8_t h[16])
    of the whole 1 KiB, which store_powers then partly writes over, went through `rep stos`). */
 VV_TARGET static void VV_NAME(gcm_key_setup)(void *sched, void *hkey, const uint8_t *key, size_t key_len)
 {
-    __m128i h = aesni_aes_expand_key_h(sched, key, key_len);
+    /* (inlined, so compiled for this target: VEX encoding, three-operand, no register copies) */
+    __m128i h = aesni_expand_key(sched, key, key_len, 0, 1);
     VV_NAME(store_powers)((struct VV_NAME(hkey) *)hkey, VV_NAME(mul_x)(_mm_shuffle_epi8(h, aesni_byte_reverse_mask())));
     unsigned char *rest = (unsigned char *)hkey + sizeof(struct VV_NAME(hkey));
     _Static_assert((VG_HKEY_SIZE - sizeof(struct VV_NAME(hkey))) % sizeof(vv_t) == 0, "whole vectors");
