@@ -25,7 +25,9 @@
  *     message fits also appends the zero-padded C_n* and the length block.
  *   So a one-shot seal or open of up to 14 blocks with a 12-byte nonce costs one ctr32 call and one
  *   or two ghash_update calls (two when the AAD has a whole block). Longer data goes straight from the
- *   caller's buffers in chunks (through gcm_seal_blocks / gcm_open_blocks when the impl has them).
+ *   caller's buffers in chunks (through gcm_seal_blocks / gcm_open_blocks when the impl has them);
+ *   with such a fused kernel a message of 16 blocks or more skips the buffer altogether: E(J0) is
+ *   made alone and every whole block goes to the kernel.
  *   A hardware impl may do better still: its gcm_seal_short / gcm_open_short take a whole short
  *   one-shot message with a 12-byte nonce in one call (short_path), and none of the above runs.
  *
