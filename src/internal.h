@@ -235,9 +235,9 @@ _Static_assert(sizeof(struct vg_aes_gcm_key_state) <= VG_AES_GCM_KEY_SIZE, "vg_a
 /* Sets up *st with impl for key (length already checked). */
 void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                       size_t key_len, int want_decrypt) VG_INTERNAL;
-/* The same for a GCM key through impl->gcm_key_setup (not NULL), which also fills hkey. */
-void vg_aes_gcm_key_setup(struct vg_aes_key_state *st, unsigned char *hkey, const struct vg_impl *impl,
-                          const uint8_t *key, size_t key_len) VG_INTERNAL;
+/* The same for a GCM key through impl->gcm_key_setup (not NULL), which also fills the hkey. */
+void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl *impl, const uint8_t *key,
+                          size_t key_len) VG_INTERNAL;
 /* The state behind a public key, or NULL if it was never set up (or was wiped). */
 /*@ assigns \nothing;
     ensures \result == \null <==> !(opaque != \null && vg_key_ready((unsigned char *)opaque));

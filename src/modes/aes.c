@@ -19,12 +19,12 @@ void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, c
     st->magic = VG_KEY_MAGIC;
 }
 
-void vg_aes_gcm_key_setup(struct vg_aes_key_state *st, unsigned char *hkey, const struct vg_impl *impl,
-                          const uint8_t *key, size_t key_len)
+void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl *impl, const uint8_t *key,
+                          size_t key_len)
 {
-    key_header(st, impl, key_len, 0);
-    impl->gcm_key_setup(st->sched, hkey, key, key_len);
-    st->magic = VG_KEY_MAGIC;
+    key_header(&st->aes, impl, key_len, 0);
+    impl->gcm_key_setup(st->aes.sched, st->hkey, key, key_len);
+    st->aes.magic = VG_KEY_MAGIC;
 }
 
 const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque)

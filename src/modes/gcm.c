@@ -403,7 +403,7 @@ static int vg_aes_gcm_init_body(vg_aes_gcm_key *k, const uint8_t *key, size_t ke
     const struct vg_impl *impl = vg_current_impl();
     if (impl->gcm_key_setup) {
         /* the whole set-up in one call (internal.h): the same bytes as the four steps below */
-        vg_aes_gcm_key_setup(&st->aes, st->hkey, impl, key, key_len);
+        vg_aes_gcm_key_setup(st, impl, key, key_len);
         return VG_OK;
     }
     uint8_t h[16] = { 0 };
