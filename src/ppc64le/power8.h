@@ -88,13 +88,21 @@ _Static_assert(sizeof(struct power8_sched) <= VG_SCHED_SIZE, "power8_sched too b
      hi[k-1]  = (h1, 0)    vpmsumd(X, hi)  = X1 h1          (the x^128 term)
    (pairs written (high 64 bits, low 64 bits)), register images stored with stvx. */
 #define POWER8_HPOWERS 8
+/* GHASH only (zero for POLYVAL): the stitched GCM loop's paired form of H_16..H_1 (power8_gcm.c).
+   Blocks 2p and 2p+1 of a 16-block group take the powers a = H_(16-2p) and b = H_(15-2p); with
+   a = a1 x^64 + a0 and b likewise,
+     pair[p][0] = (a0, b0)    pair[p][1] = (a1, b1)
+   so one vpmsumd of (Xa0, Xb0) or (Xa1, Xb1) against either covers two blocks. */
+#define POWER8_PAIRS 8
 struct power8_hkey {
     _Alignas(16) unsigned char lo[POWER8_HPOWERS][16];
     unsigned char mid[POWER8_HPOWERS][16];
     unsigned char hi[POWER8_HPOWERS][16];
+    unsigned char pair[POWER8_PAIRS][2][16];
 };
 _Static_assert(offsetof(struct power8_hkey, mid) == 128, "power8_hkey layout");
 _Static_assert(offsetof(struct power8_hkey, hi) == 256, "power8_hkey layout");
+_Static_assert(offsetof(struct power8_hkey, pair) == 384, "power8_hkey layout (the stitched loop's addi 384)");
 _Static_assert(sizeof(struct power8_hkey) <= VG_HKEY_SIZE, "power8_hkey too big for VG_HKEY_SIZE");
 
 /* The short one-shot GCM kernels' limits (power8_gcm.c): 14 data blocks, so with J0 at most
@@ -123,6 +131,11 @@ size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t count
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+/* the stitched AES-128 GCM loops (power8_gcm.c, assembly): n16 >= 1 groups of 16 blocks */
+void P8_FN(gcm_seal_stitched_10)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                                 const uint8_t *in, uint8_t *out, size_t n16) VG_INTERNAL;
+void P8_FN(gcm_open_stitched_10)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                                 const uint8_t *in, uint8_t *out, size_t n16) VG_INTERNAL;
 void P8_FN(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 void P8_FN(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,

@@ -41,12 +41,15 @@
  */
 #include "power8.h"
 
-/* Stores H_1..H_8 in the three forms of struct power8_hkey, for the POLYVAL key (h1, h0). */
+/* Stores H_1..H_8 in the three forms of struct power8_hkey, for the POLYVAL key (h1, h0); with
+   pairs (GHASH), also H_1..H_16 in the paired form of the stitched GCM loop. */
 VG_POWER8_TARGET
-static void store_powers(struct power8_hkey *hk, uint64_t h1, uint64_t h0)
+static void store_powers(struct power8_hkey *hk, uint64_t h1, uint64_t h0, int pairs)
 {
     p8_u8 p = (p8_u8)(p8_u64){h0, h1};
-    for (int k = 1; k <= POWER8_HPOWERS; k++) {
+    uint64_t lo[2 * POWER8_PAIRS + 1], hi[2 * POWER8_PAIRS + 1];
+    int last = pairs ? 2 * POWER8_PAIRS : POWER8_HPOWERS;
+    for (int k = 1; k <= last; k++) {
         if (k > 1) {
             struct power8_gf_sum s;
             p8_gf_sum_zero(&s);
@@ -54,17 +57,29 @@ static void store_powers(struct power8_hkey *hk, uint64_t h1, uint64_t h0)
             p = p8_gf_reduce(&s);
         }
         uint64_t p0 = vec_extract((p8_u64)p, 0), p1 = vec_extract((p8_u64)p, 1);
+        lo[k] = p0;
+        hi[k] = p1;
+        if (k > POWER8_HPOWERS) continue;
         p8_store_image((p8_u8)(p8_u64){p0, 0}, hk->lo[k - 1]);
         p8_store_image((p8_u8)(p8_u64){p1, p0}, hk->mid[k - 1]);
         p8_store_image((p8_u8)(p8_u64){0, p1}, hk->hi[k - 1]);
     }
+    if (!pairs) return;
+    /* (C element 0 is the low doubleword.) block 2q takes a = H_(16-2q), block 2q+1 b = H_(15-2q) */
+    for (int q = 0; q < POWER8_PAIRS; q++) {
+        int a = 16 - 2 * q, b = 15 - 2 * q;
+        p8_store_image((p8_u8)(p8_u64){lo[b], lo[a]}, hk->pair[q][0]);
+        p8_store_image((p8_u8)(p8_u64){hi[b], hi[a]}, hk->pair[q][1]);
+    }
+    vg_wipe(lo, sizeof lo);
+    vg_wipe(hi, sizeof hi);
 }
 
 void P8_FN(polyval_init)(void *hkey, const uint8_t h[16])
 {
     struct power8_hkey *hk = (struct power8_hkey *)hkey;
     memset(hk, 0, sizeof *hk);
-    store_powers(hk, vg_load64_le(h + 8), vg_load64_le(h));
+    store_powers(hk, vg_load64_le(h + 8), vg_load64_le(h), 0);
 }
 
 void P8_FN(ghash_init)(void *hkey, const uint8_t h[16])
@@ -79,7 +94,7 @@ void P8_FN(ghash_init)(void *hkey, const uint8_t h[16])
     lo <<= 1;
     hi ^= mask & 0xc200000000000000ULL;
     lo ^= mask & 1;
-    store_powers(hk, hi, lo);
+    store_powers(hk, hi, lo, 1);
 }
 
 /* acc after n <= 8 more blocks at in (reverse = 1: GHASH, blocks read big-endian; 0: POLYVAL). */
