@@ -65,91 +65,114 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * acc = r6, in = r7, out = r8, n16 = r9 >= 1): 16 n16 blocks, AES-128 only (the other key sizes keep
  * the chunked loops above: their 13 or 15 round keys do not fit beside the rest).
  *
- * Why assembly: the count (issue 5: <= 26 instructions per block for seal and open) needs all 11
- * round keys in registers for the whole loop, and GCC spilled them (see the top of this file).
- * Per 16-byte block (power8): 10 vcipher(last) + the round-key-0 vxor + the counter's vadduwm; in,
- * out and the byte orders in 4 (lxvw4x, vpermxor, stxvw4x, vpermxor / vperm, below); GHASH in 5.75
- * (half an xxpermdi pair, one lvx, two vpmsumd, 1.9 accumulating vxor); plus the reduction (11) and
- * the loop (4 addi, bdnz) per 16 blocks: 363 per iteration, 22.7 per block.
+ * Why assembly: the count (issue 5: <= 26 instructions per block) needs all 11 round keys in
+ * registers for the whole loop, and GCC spilled them (see the top of this file). Per iteration
+ * (power8 and power9 alike): AES 16 x (10 vcipher(last) + round-key-0 vxor + vadduwm) = 192; data
+ * 16 x 4 = 64 (below); GHASH 8 pairs x 6 = 48 minus 2 for the first pair; the reduction 12 (with
+ * the accumulator's byte order); the loop 5 (4 addi, bdnz): 319 + ... = 22.4 per block, see
+ * docs/ppc64le.md for the measured figure.
  *
- * Byte orders without a vxor: vpermxor t,a,b,m computes t[j] = a[m[j] >> 4] ^ b[m[j] & 15], a byte
- * permutation of each operand and their XOR in one instruction. With P the raw input (lxvw4x) and K
- * the keystream (AES order; raw = AES order with each word's bytes reversed, j -> j ^ 3):
- *   seal: C raw  = vpermxor(P, K, (j, j^3))   stored;   C AES order = vpermxor(P, K, (j^3, j))  hashed
- *   open: P raw  = vpermxor(C, K, (j, j^3))   stored;   C AES order = vperm(C, C, j^3)          hashed
- * so the data path is 4 instructions per block, like CTR's (lxvw4x, vperm, vxor, stxvw4x), and GHASH
- * gets its AES-order block for free on seal and for one vperm on open. power9 (lxvb16x/stxvb16x in
- * AES order) has no masks: seal lxvb16x, vxor, stxvb16x (3); open keeps C and so needs one xxlor (4).
+ * GHASH, two blocks per step. Blocks 2q and 2q+1 of the group (X_a, X_b as POLYVAL operands,
+ * X = X1 x^64 + X0) take a = H_(16-2q) and b = H_(15-2q). With U = (Xa1, Xb1), L = (Xa0, Xb0) and the
+ * paired powers A = (a0, b0), B = (a1, b1) (struct power8_hkey's pair[q]; the products as in section 3
+ * of power8_ghash.c, vpmsumd XORing its two doubleword products):
+ *   vpmsumd(L, A) = Xa0 a0 ^ Xb0 b0                                          both x^0 terms
+ *   vpmsumd(U, B) = Xa1 a1 ^ Xb1 b1                                          both x^128 terms
+ *   vpmsumd(U, A) ^ vpmsumd(L, B) = (Xa1 a0 ^ Xa0 a1) ^ (Xb1 b0 ^ Xb0 b1)    both x^64 terms
+ * Two vpmsumd per block as with the per-block (0, h0), (h0, h1), (h1, 0) form, but two H loads per
+ * pair instead of six and four products to accumulate instead of six. The 16 blocks share one
+ * reduction; the group's first block carries the accumulator (acc ^ X_1 times H_16).
  *
- * GHASH, two blocks per step: block 2q and 2q+1 of the group (X_a and X_b, AES order, each a 128-bit
- * POLYVAL operand X = X1 x^64 + X0) take a = H_(16-2q) and b = H_(15-2q). Two xxpermdi make
- * L = (Xa0, Xb0) and U = (Xa1, Xb1); with the paired powers A = (a0, b0) and B = (a1, b1)
- * (struct power8_hkey's pair[q], section 3 of power8_ghash.c for the products):
- *   vpmsumd(L, A) = Xa0 a0 ^ Xb0 b0           both x^0 terms
- *   vpmsumd(U, B) = Xa1 a1 ^ Xb1 b1           both x^128 terms
- *   vpmsumd(U, A) ^ vpmsumd(L, B) = (Xa1 a0 ^ Xa0 a1) ^ (Xb1 b0 ^ Xb0 b1)   both x^64 terms
- * (vpmsumd XORs its two doubleword products). Against the per-block (0, h0), (h0, h1), (h1, 0) form:
- * the same two vpmsumd per block plus half an xxpermdi, but two H loads per pair instead of six and
- * four products per pair to accumulate instead of six. 16 blocks share one reduction, the group's
- * first block carrying the accumulator (section 3: acc ^ X_1 times H_16).
+ * Byte orders. power8 moves blocks raw (lxvw4x: AES order with each word's bytes reversed, j -> j^3;
+ * power8.h) and needs U and L in AES order. vpermxor t,a,b,m computes t[j] = a[m[j] >> 4] ^
+ * b[m[j] & 15], so with m = (j, j^3) one instruction turns the keystream K (AES order) raw and XORs
+ * it with the raw input: seal C raw = vpermxor(P, K), open P raw = vpermxor(C, K). U and L are then one
+ * vperm each from the two raw ciphertext blocks of a pair (they pick AES-order doublewords out of both
+ * registers): per block lxvw4x, vpermxor, stxvw4x and one vperm, where CTR alone takes four and the
+ * chunked GCM another two for GHASH's vperm and xxpermdi. The accumulator stays raw between groups
+ * (so it is XORed into the raw first block before the vperms; the reduction's last vxor is a vpermxor
+ * that also swaps the bytes), and lxvw4x/stxvw4x move it without a permute. power9 (lxvb16x/stxvb16x,
+ * AES order): vxor instead of vpermxor, xxpermdi instead of vperm, no masks.
  *
- * Registers: v0, v1 the two masks; v2 the counter (AES order), v3 (0, 0, 0, 1); v4..v11 the 8 blocks
- * (keystream, then AES-order ciphertext); v12, v13, v14 the x^0, x^64, x^128 sums (v12 also the reduced
- * accumulator between groups); v15..v17 temporaries; v18 zero, v19 (0, c) of the reduction; v21..v31
- * round keys 0..10 (v20..v31 are callee-saved in the ELFv2 ABI: v21..v31 are kept in the 288-byte
- * protected zone below r1, as are r5 and r6). r7/r8 in/out; r4 and r3 the pair table's first and second
- * halves (hkey + 384, + 512); offsets 16..112 in r11, r12, r0, r9, r5, r6, r10 (r0 only as RB:
- * as RA it reads as zero). A leaf: no frame, no call. No branch but the loop's, on n16 (public); every
- * address depends on the pointers and n16 only.
+ * Registers: v0 the vpermxor mask (j, j^3); v1, v18 the vperm masks making L and U; v2 the counter (AES
+ * order); v3 (0, 0, 0, 1); v4..v11 the 8 blocks (keystream, then U, L of each pair); v12, v13, v14 the
+ * x^0, x^64, x^128 sums, v12 also the reduced accumulator between groups; v15..v17 temporaries; v19
+ * (0, c) of the reduction; v20 the accumulator's vpermxor (j^3, j^3); v20..v31 round keys 0..10 from v21
+ * (v20..v31 are callee-saved in the ELFv2 ABI: kept in the 288-byte protected zone below r1, as are r5
+ * and r6). r7/r8 in/out; r4, r3 the first and second half of the pair table (hkey + 384, + 512);
+ * offsets 16..112 in r11, r12, r0, r9, r5, r6, r10 (r0 only as RB: as RA it reads as zero). A leaf: no
+ * frame, no call, no branch but the loop's on n16 (public); addresses depend on the pointers and n16.
  */
 #define P8G_STR2(x) #x
 #define P8G_STR(x) P8G_STR2(x)
+/* X-form operands (RA, RB) of in/out + off; off = z: offset 0, RA = 0 */
+#define P8G_ADDR_MACROS                                                                             \
+    ".macro P8G_X op, v, base, off\n\t"                                                              \
+    ".ifc \\off,z\n\t\\op \\v,0,\\base\n\t.else\n\t\\op \\v,\\base,\\off\n\t.endif\n\t"              \
+    ".endm\n\t"
 #if defined(P8_POWER9)
 #define P8G_MACHINE "power9"
 #define P8G_LOADBLK(v, r) "lxvb16x 32+" v ",0," r "\n\t"
 #define P8G_STOREBLK(v, r) "stxvb16x 32+" v ",0," r "\n\t"
-#define P8G_MASKS(open) ""
+#define P8G_CONSTS ""
 #define P8G_TOAES ""
 #define P8G_FROMAES ""
-/* block b: K in v\b; P (seal) or C (open) at in + off */
-#define P8G_DATA_BLOCK                                                                              \
-    ".macro P8G_DATA b, off, dir\n\t"                                                                \
-    ".ifc \\off,z\n\tlxvb16x 47,0,7\n\t.else\n\tlxvb16x 47,7,\\off\n\t.endif\n\t"                    \
+#define P8G_ACCIN ""
+/* blocks a, b: K in v\a, v\b -> U in v\a, L in v\b, the data moved (AES order throughout) */
+#define P8G_DATA_PAIR                                                                               \
+    ".macro P8G_DATA a, b, offa, offb, first, dir\n\t"                                               \
     ".ifc \\dir,seal\n\t"                                                                            \
-    "vxor \\b,\\b,15\n\t" /* C = P ^ K, hashed as it is */                                           \
-    ".ifc \\off,z\n\tstxvb16x 32+\\b,0,8\n\t.else\n\tstxvb16x 32+\\b,8,\\off\n\t.endif\n\t"          \
+    "P8G_X lxvb16x,47,7,\\offa\n\tvxor 16,\\a,15\n\tP8G_X stxvb16x,48,8,\\offa\n\t"                 \
+    "P8G_X lxvb16x,47,7,\\offb\n\tvxor \\b,\\b,15\n\tP8G_X stxvb16x,32+\\b,8,\\offb\n\t"            \
+    ".if \\first\n\tvxor 16,16,12\n\t.endif\n\t" /* acc into the hashed copy of block 0 */           \
+    "xxpermdi 32+\\a,48,32+\\b,0\n\t"   /* U = (Xa1, Xb1) */                                        \
+    "xxpermdi 32+\\b,48,32+\\b,3\n\t"   /* L = (Xa0, Xb0) */                                        \
     ".else\n\t"                                                                                      \
-    "vxor 16,\\b,15\n\t"  /* P = C ^ K */                                                            \
-    ".ifc \\off,z\n\tstxvb16x 48,0,8\n\t.else\n\tstxvb16x 48,8,\\off\n\t.endif\n\t"                  \
-    "xxlor 32+\\b,47,47\n\t" /* C, to be hashed */                                                   \
+    "P8G_X lxvb16x,47,7,\\offa\n\tP8G_X lxvb16x,48,7,\\offb\n\t"                                    \
+    "vxor 17,15,\\a\n\tP8G_X stxvb16x,49,8,\\offa\n\t"                                               \
+    "vxor 17,16,\\b\n\tP8G_X stxvb16x,49,8,\\offb\n\t"                                               \
+    ".if \\first\n\tvxor 15,15,12\n\t.endif\n\t"                                                     \
+    "xxpermdi 32+\\a,47,48,0\n\t"                                                                    \
+    "xxpermdi 32+\\b,47,48,3\n\t"                                                                    \
     ".endif\n\t"                                                                                     \
     ".endm\n\t"
+#define P8G_ACC_OUT "vxor 12,12,14\n\t"
 #else
 #define P8G_MACHINE "power8"
 #define P8G_LOADBLK(v, r) "lxvw4x 32+" v ",0," r "\n\t"
 #define P8G_STOREBLK(v, r) "stxvw4x 32+" v ",0," r "\n\t"
-/* v0 = (j, j^3); v1 = seal: (j^3, j), open: the vperm j^3 */
-#define P8G_MASKS(open) "lvx 0,3,11\n\t" open("lvx 1,0,3\n\t", "lvx 1,3,12\n\t")
-#define P8G_TOAES "lvx 16,0,3\n\tvperm 2,2,2,16\n\tvperm 12,12,12,16\n\t"
-#define P8G_FROMAES                                                                                 \
-    "addis 3,2,.Lp8g_table@toc@ha\n\taddi 3,3,.Lp8g_table@toc@l\n\tlvx 16,0,3\n\t"                  \
-    "vperm 2,2,2,16\n\tvperm 12,12,12,16\n\t"
-#define P8G_DATA_BLOCK                                                                              \
-    ".macro P8G_DATA b, off, dir\n\t"                                                                \
-    ".ifc \\off,z\n\tlxvw4x 47,0,7\n\t.else\n\tlxvw4x 47,7,\\off\n\t.endif\n\t"                      \
-    "vpermxor 16,15,\\b,0\n\t" /* seal: C raw = P ^ K raw; open: P raw = C ^ K raw */               \
-    ".ifc \\off,z\n\tstxvw4x 48,0,8\n\t.else\n\tstxvw4x 48,8,\\off\n\t.endif\n\t"                    \
+#define P8G_CONSTS                                                                                  \
+    "lvx 0,0,3\n\t"   /* (j, j^3) */                                                                 \
+    "lvx 1,3,11\n\t"  /* L */                                                                        \
+    "lvx 18,3,12\n\t" /* U */                                                                        \
+    "lvx 20,3,5\n\t"  /* (j^3, j^3) */
+/* the counter to AES order and back: vperm uses the low 5 bits of each byte of (j^3, j^3), and with
+   both operands the same register that is j^3 */
+#define P8G_TOAES "vperm 2,2,2,20\n\t"
+#define P8G_FROMAES "vperm 2,2,2,20\n\t"
+/* raw: blocks a, b: K in v\a, v\b -> U in v\a, L in v\b (AES order), the data moved raw */
+#define P8G_DATA_PAIR                                                                               \
+    ".macro P8G_DATA a, b, offa, offb, first, dir\n\t"                                               \
     ".ifc \\dir,seal\n\t"                                                                            \
-    "vpermxor \\b,15,\\b,1\n\t" /* C in AES order = P in AES order ^ K */                            \
+    "P8G_X lxvw4x,47,7,\\offa\n\tvpermxor 16,15,\\a,0\n\tP8G_X stxvw4x,48,8,\\offa\n\t"             \
+    "P8G_X lxvw4x,47,7,\\offb\n\tvpermxor \\b,15,\\b,0\n\tP8G_X stxvw4x,32+\\b,8,\\offb\n\t"        \
+    ".if \\first\n\tvxor 16,16,12\n\t.endif\n\t" /* acc (raw) into the hashed copy of block 0 */     \
+    "vperm \\a,16,\\b,18\n\t"           /* U = (Xa1, Xb1), AES order */                             \
+    "vperm \\b,16,\\b,1\n\t"            /* L = (Xa0, Xb0) */                                        \
     ".else\n\t"                                                                                      \
-    "vperm \\b,15,15,1\n\t"     /* C in AES order */                                                 \
+    "P8G_X lxvw4x,47,7,\\offa\n\tP8G_X lxvw4x,48,7,\\offb\n\t"                                      \
+    "vpermxor 17,15,\\a,0\n\tP8G_X stxvw4x,49,8,\\offa\n\t"                                          \
+    "vpermxor 17,16,\\b,0\n\tP8G_X stxvw4x,49,8,\\offb\n\t"                                          \
+    ".if \\first\n\tvxor 15,15,12\n\t.endif\n\t"                                                     \
+    "vperm \\a,15,16,18\n\t"                                                                         \
+    "vperm \\b,15,16,1\n\t"                                                                          \
     ".endif\n\t"                                                                                     \
     ".endm\n\t"
+/* the accumulator leaves the reduction raw: (t0 ^ t1) with each word's bytes reversed */
+#define P8G_ACC_OUT "vpermxor 12,12,14,20\n\t"
 #endif
-#define P8G_SEL_SEAL(open_text, seal_text) seal_text
-#define P8G_SEL_OPEN(open_text, seal_text) open_text
 
-#define P8G_FUNC(name, dir, SEL)                                                                    \
+#define P8G_FUNC(name, dir)                                                                         \
     ".globl " name "\n\t"                                                                            \
     ".hidden " name "\n\t"                                                                           \
     ".type " name ",@function\n\t"                                                                   \
@@ -159,15 +182,15 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     ".localentry " name ",.-" name "\n\t"                                                            \
     "mtctr 9\n\t"                                                                                    \
     P8G_LOADBLK("2", "5") /* the counter */                                                          \
-    P8G_LOADBLK("12", "6") /* the accumulator */                                                     \
-    "std 5,-184(1)\n\t"                                                                              \
-    "std 6,-192(1)\n\t"                                                                              \
-    "addi 10,1,-176\n\t"                                                                             \
+    P8G_LOADBLK("12", "6") /* the accumulator (power8: raw, as it stays) */                          \
+    "std 5,-200(1)\n\t"                                                                              \
+    "std 6,-208(1)\n\t"                                                                              \
+    "addi 10,1,-192\n\t"                                                                             \
     "li 11,16\n\tli 12,32\n\tli 0,48\n\tli 9,64\n\tli 5,80\n\tli 6,96\n\t"                          \
-    "stvx 21,0,10\n\tstvx 22,10,11\n\tstvx 23,10,12\n\tstvx 24,10,0\n\t"                            \
-    "stvx 25,10,9\n\tstvx 26,10,5\n\tstvx 27,10,6\n\t"                                               \
+    "stvx 20,0,10\n\tstvx 21,10,11\n\tstvx 22,10,12\n\tstvx 23,10,0\n\t"                            \
+    "stvx 24,10,9\n\tstvx 25,10,5\n\tstvx 26,10,6\n\t"                                               \
     "addi 10,10,112\n\t"                                                                             \
-    "stvx 28,0,10\n\tstvx 29,10,11\n\tstvx 30,10,12\n\tstvx 31,10,0\n\t"                            \
+    "stvx 27,0,10\n\tstvx 28,10,11\n\tstvx 29,10,12\n\tstvx 30,10,0\n\tstvx 31,10,9\n\t"            \
     "li 10,112\n\t"                                                                                  \
     "lvx 21,0,3\n\tlvx 22,3,11\n\tlvx 23,3,12\n\tlvx 24,3,0\n\t" /* round keys 0..10 */             \
     "lvx 25,3,9\n\tlvx 26,3,5\n\tlvx 27,3,6\n\tlvx 28,3,10\n\t"                                     \
@@ -175,37 +198,36 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "lvx 29,0,3\n\tlvx 30,3,11\n\tlvx 31,3,12\n\t"                                                   \
     "addis 3,2,.Lp8g_table@toc@ha\n\t"                                                               \
     "addi 3,3,.Lp8g_table@toc@l\n\t"                                                                 \
-    P8G_MASKS(SEL)                                                                                   \
+    P8G_CONSTS                                                                                       \
     "lvx 3,3,0\n\t"   /* (0, 0, 0, 1) */                                                             \
     "lvx 19,3,9\n\t"  /* (0, c) */                                                                   \
-    "vxor 18,18,18\n\t"                                                                              \
     P8G_TOAES                                                                                        \
     "addi 3,4,512\n\t"                                                                               \
     "addi 4,4,384\n"                                                                                 \
     "1:\n\t"                                                                                         \
-    "P8G_AES8\n\tP8G_DATA8 " dir "\n\t"                                                              \
-    "P8G_GH8 4,1\n\t"                                                                                \
-    "P8G_AES8\n\tP8G_DATA8 " dir "\n\t"                                                              \
-    "P8G_GH8 3,0\n\t"                                                                                \
+    "P8G_HALF " dir ",4,1\n\t"                                                                       \
+    "P8G_HALF " dir ",3,0\n\t"                                                                       \
     "P8G_REDUCE\n\t"                                                                                 \
     "bdnz 1b\n\t"                                                                                    \
     P8G_FROMAES                                                                                      \
-    "ld 5,-184(1)\n\t"                                                                               \
-    "ld 6,-192(1)\n\t"                                                                               \
+    "ld 5,-200(1)\n\t"                                                                               \
+    "ld 6,-208(1)\n\t"                                                                               \
     P8G_STOREBLK("2", "5")                                                                           \
     P8G_STOREBLK("12", "6")                                                                          \
-    "addi 10,1,-176\n\t"                                                                             \
+    "addi 10,1,-192\n\t"                                                                             \
     "li 5,80\n\tli 6,96\n\t"                                                                         \
-    "lvx 21,0,10\n\tlvx 22,10,11\n\tlvx 23,10,12\n\tlvx 24,10,0\n\t"                                \
-    "lvx 25,10,9\n\tlvx 26,10,5\n\tlvx 27,10,6\n\t"                                                  \
+    "lvx 20,0,10\n\tlvx 21,10,11\n\tlvx 22,10,12\n\tlvx 23,10,0\n\t"                                \
+    "lvx 24,10,9\n\tlvx 25,10,5\n\tlvx 26,10,6\n\t"                                                  \
     "addi 10,10,112\n\t"                                                                             \
-    "lvx 28,0,10\n\tlvx 29,10,11\n\tlvx 30,10,12\n\tlvx 31,10,0\n\t"                                \
+    "lvx 27,0,10\n\tlvx 28,10,11\n\tlvx 29,10,12\n\tlvx 30,10,0\n\tlvx 31,10,9\n\t"                 \
     "blr\n\t"                                                                                        \
     ".size " name ",.-" name "\n\t"
 
 __asm__(".text\n\t"
         ".machine push\n\t"
         ".machine " P8G_MACHINE "\n\t"
+        P8G_ADDR_MACROS
+        P8G_DATA_PAIR
         /* 8 counter blocks from v2 (vadduwm is inc32: power8.h), ^ round key 0, 10 rounds */
         ".macro P8G_AES8\n\t"
         ".irp b,4,5,6,7,8,9,10,11\n\tvxor \\b,2,21\n\tvadduwm 2,2,3\n\t.endr\n\t"
@@ -214,54 +236,49 @@ __asm__(".text\n\t"
         ".endr\n\t"
         ".irp b,4,5,6,7,8,9,10,11\n\tvcipherlast \\b,\\b,31\n\t.endr\n\t"
         ".endm\n\t"
-        P8G_DATA_BLOCK
-        /* in and out of 8 blocks, then both pointers on by 128 */
-        ".macro P8G_DATA8 dir\n\t"
-        "P8G_DATA 4,z,\\dir\n\tP8G_DATA 5,11,\\dir\n\tP8G_DATA 6,12,\\dir\n\tP8G_DATA 7,0,\\dir\n\t"
-        "P8G_DATA 8,9,\\dir\n\tP8G_DATA 9,5,\\dir\n\tP8G_DATA 10,6,\\dir\n\tP8G_DATA 11,10,\\dir\n\t"
-        "addi 7,7,128\n\taddi 8,8,128\n\t"
-        ".endm\n\t"
-        ".macro P8G_LVX v, base, off\n\t"
-        ".ifc \\off,z\n\tlvx \\v,0,\\base\n\t.else\n\tlvx \\v,\\base,\\off\n\t.endif\n\t"
-        ".endm\n\t"
-        /* blocks a, b (AES order) times the pair at base + lo, base + hi into the sums v12..v14;
-           first: the sums start here */
+        /* U in v\a, L in v\b times the pair at base + lo, base + hi, into the sums v12..v14; first:
+           the sums start here */
         ".macro P8G_PAIR a, b, base, lo, hi, first\n\t"
-        "xxpermdi 47,32+\\a,32+\\b,3\n\t"        /* L = (Xa0, Xb0) */
-        "xxpermdi 32+\\a,32+\\a,32+\\b,0\n\t"    /* U = (Xa1, Xb1) */
-        "P8G_LVX 16,\\base,\\lo\n\t"             /* A = (a0, b0) */
-        "P8G_LVX 17,\\base,\\hi\n\t"             /* B = (a1, b1) */
+        "P8G_X lvx,15,\\base,\\lo\n\t"           /* A = (a0, b0) */
+        "P8G_X lvx,16,\\base,\\hi\n\t"           /* B = (a1, b1) */
         ".if \\first\n\t"
-        "vpmsumd 12,15,16\n\t"                   /* x^0:  Xa0 a0 ^ Xb0 b0 */
-        "vpmsumd 13,15,17\n\t"                   /* x^64: Xa0 a1 ^ Xb0 b1 */
-        "vpmsumd \\b,\\a,16\n\t"                 /* x^64: Xa1 a0 ^ Xb1 b0 */
-        "vpmsumd 14,\\a,17\n\t"                  /* x^128: Xa1 a1 ^ Xb1 b1 */
-        "vxor 13,13,\\b\n\t"
+        "vpmsumd 12,\\b,15\n\t"                  /* x^0:  Xa0 a0 ^ Xb0 b0 */
+        "vpmsumd 13,\\b,16\n\t"                  /* x^64: Xa0 a1 ^ Xb0 b1 */
+        "vpmsumd 17,\\a,15\n\t"                  /* x^64: Xa1 a0 ^ Xb1 b0 */
+        "vpmsumd 14,\\a,16\n\t"                  /* x^128: Xa1 a1 ^ Xb1 b1 */
+        "vxor 13,13,17\n\t"
         ".else\n\t"
-        "vpmsumd \\b,15,16\n\t"
-        "vpmsumd 15,15,17\n\t"
-        "vpmsumd 16,\\a,16\n\t"
-        "vpmsumd \\a,\\a,17\n\t"
-        "vxor 12,12,\\b\n\t"
+        "vpmsumd 17,\\b,15\n\t"
+        "vpmsumd 15,\\a,15\n\t"
+        "vpmsumd \\b,\\b,16\n\t"
+        "vpmsumd \\a,\\a,16\n\t"
+        "vxor 12,12,17\n\t"
         "vxor 13,13,15\n\t"
-        "vxor 13,13,16\n\t"
+        "vxor 13,13,\\b\n\t"
         "vxor 14,14,\\a\n\t"
         ".endif\n\t"
         ".endm\n\t"
-        /* the 8 blocks v4..v11 against the pairs at base (r4: H_16..H_9, r3: H_8..H_1); first: the
-           group's first half, whose first block takes the accumulator */
-        ".macro P8G_GH8 base, first\n\t"
-        ".if \\first\n\tvxor 4,4,12\n\t.endif\n\t"
+        /* 8 blocks: AES, data in and out (in and out then on by 128), GHASH against the pairs at base
+           (r4: H_16..H_9; r3: H_8..H_1); first: the group's first half (the accumulator joins its
+           first block, the sums start) */
+        ".macro P8G_HALF dir, base, first\n\t"
+        "P8G_AES8\n\t"
+        "P8G_DATA 4,5,z,11,\\first,\\dir\n\t"
+        "P8G_DATA 6,7,12,0,0,\\dir\n\t"
+        "P8G_DATA 8,9,9,5,0,\\dir\n\t"
+        "P8G_DATA 10,11,6,10,0,\\dir\n\t"
+        "addi 7,7,128\n\taddi 8,8,128\n\t"
         "P8G_PAIR 4,5,\\base,z,11,\\first\n\t"
         "P8G_PAIR 6,7,\\base,12,0,0\n\t"
         "P8G_PAIR 8,9,\\base,9,5,0\n\t"
         "P8G_PAIR 10,11,\\base,6,10,0\n\t"
         ".endm\n\t"
         /* v12 = (v14 x^128 + v13 x^64 + v12) x^-128 mod P: p8_gf_reduce in power8.h, instruction for
-           instruction */
+           instruction, zero made in v4 (free here) */
         ".macro P8G_REDUCE\n\t"
-        "vsldoi 15,13,18,8\n\t"                  /* mid << 64 */
-        "vsldoi 16,18,13,8\n\t"                  /* mid >> 64 */
+        "vxor 4,4,4\n\t"
+        "vsldoi 15,13,4,8\n\t"                   /* mid << 64 */
+        "vsldoi 16,4,13,8\n\t"                   /* mid >> 64 */
         "vxor 12,12,15\n\t"                      /* t0 */
         "vxor 14,14,16\n\t"                      /* t1 */
         "vpmsumd 15,12,19\n\t"                   /* fold 1: L0 c */
@@ -270,21 +287,22 @@ __asm__(".text\n\t"
         "vpmsumd 15,12,19\n\t"                   /* fold 2 */
         "vsldoi 12,12,12,8\n\t"
         "vxor 12,12,15\n\t"
-        "vxor 12,12,14\n\t"
+        P8G_ACC_OUT                              /* t0 ^ t1 (power8: raw) */
         ".endm\n\t"
-        P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_10)), "seal", P8G_SEL_SEAL)
-        P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_10)), "open", P8G_SEL_OPEN)
-        ".purgem P8G_AES8\n\t.purgem P8G_DATA\n\t.purgem P8G_DATA8\n\t.purgem P8G_LVX\n\t"
-        ".purgem P8G_PAIR\n\t.purgem P8G_GH8\n\t.purgem P8G_REDUCE\n\t"
+        P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_10)), "seal")
+        P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_10)), "open")
+        ".purgem P8G_X\n\t.purgem P8G_DATA\n\t.purgem P8G_AES8\n\t.purgem P8G_PAIR\n\t"
+        ".purgem P8G_HALF\n\t.purgem P8G_REDUCE\n\t"
         /* register images for lvx (memory byte 15 - j is register byte j, so rows run backwards) */
         ".pushsection .rodata\n\t"
         ".p2align 4\n"
         ".Lp8g_table:\n\t"
-        ".byte 12,13,14,15,8,9,10,11,4,5,6,7,0,1,2,3\n\t"                       /* +0  j^3 */
-        ".byte 252,237,222,207,184,169,154,139,116,101,86,71,48,33,18,3\n\t"    /* +16 (j, j^3) */
-        ".byte 207,222,237,252,139,154,169,184,71,86,101,116,3,18,33,48\n\t"    /* +32 (j^3, j) */
+        ".byte 252,237,222,207,184,169,154,139,116,101,86,71,48,33,18,3\n\t"    /* +0  (j, j^3) */
+        ".byte 28,29,30,31,24,25,26,27,12,13,14,15,8,9,10,11\n\t"               /* +16 L from 2 raw */
+        ".byte 20,21,22,23,16,17,18,19,4,5,6,7,0,1,2,3\n\t"                     /* +32 U from 2 raw */
         ".long 1,0,0,0\n\t"                                                     /* +48 (0, 0, 0, 1) */
         ".quad 0xc200000000000000,0\n\t"                                        /* +64 (0, c) */
+        ".byte 204,221,238,255,136,153,170,187,68,85,102,119,0,17,34,51\n\t"    /* +80 (j^3, j^3) */
         ".popsection\n\t"
         ".machine pop\n");
 
