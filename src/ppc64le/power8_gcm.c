@@ -29,9 +29,9 @@ size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t count
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     size_t done = 0;
-    if (((const struct power8_sched *)sched)->rounds == 10 && nblocks >= 16) { /* public */
-        P8_FN(gcm_seal_stitched_10)(sched, hkey, counter, acc, in, out, nblocks / 16);
-        done = nblocks / 16 * 16;
+    if (((const struct power8_sched *)sched)->rounds == 10) { /* public */
+        P8_FN(gcm_seal_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
+        return nblocks;
     }
     for (; done < nblocks; done += P8_GCM_CHUNK) {
         size_t n = nblocks - done < P8_GCM_CHUNK ? nblocks - done : P8_GCM_CHUNK;
@@ -46,9 +46,9 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     size_t done = 0;
-    if (((const struct power8_sched *)sched)->rounds == 10 && nblocks >= 16) { /* public */
-        P8_FN(gcm_open_stitched_10)(sched, hkey, counter, acc, in, out, nblocks / 16);
-        done = nblocks / 16 * 16;
+    if (((const struct power8_sched *)sched)->rounds == 10) { /* public */
+        P8_FN(gcm_open_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
+        return nblocks;
     }
     for (; done < nblocks; done += P8_GCM_CHUNK) {
         size_t n = nblocks - done < P8_GCM_CHUNK ? nblocks - done : P8_GCM_CHUNK;
@@ -137,6 +137,13 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     ".endif\n\t"                                                                                     \
     ".endm\n\t"
 #define P8G_ACC_OUT "vxor 12,12,14\n\t"
+/* one block: K in v4 -> the data moved, X (AES order, ^ acc, which is then cleared) in v16 */
+#define P8G_TAIL_DATA                                                                               \
+    ".macro P8G_TAILDATA dir\n\t"                                                                    \
+    "lxvb16x 47,0,7\n\tvxor 16,4,15\n\tstxvb16x 48,0,8\n\t"                                        \
+    ".ifc \\dir,seal\n\tvxor 16,16,12\n\t.else\n\tvxor 16,15,12\n\t.endif\n\t"                       \
+    "vxor 12,12,12\n\t"                                                                              \
+    ".endm\n\t"
 #else
 #define P8G_MACHINE "power8"
 #define P8G_LOADBLK(v, r) "lxvw4x 32+" v ",0," r "\n\t"
@@ -170,6 +177,14 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     ".endm\n\t"
 /* the accumulator leaves the reduction raw: (t0 ^ t1) with each word's bytes reversed */
 #define P8G_ACC_OUT "vpermxor 12,12,14,20\n\t"
+/* one block: K in v4 -> the data moved raw, X (AES order, ^ acc, which is then cleared) in v16 */
+#define P8G_TAIL_DATA                                                                               \
+    ".macro P8G_TAILDATA dir\n\t"                                                                    \
+    "lxvw4x 47,0,7\n\tvpermxor 16,15,4,0\n\tstxvw4x 48,0,8\n\t"                                    \
+    ".ifc \\dir,seal\n\tvxor 16,16,12\n\t.else\n\tvxor 16,15,12\n\t.endif\n\t"                       \
+    "vxor 12,12,12\n\t"                                                                              \
+    "vperm 16,16,16,20\n\t"                                                                          \
+    ".endm\n\t"
 #endif
 
 #define P8G_FUNC(name, dir)                                                                         \
@@ -180,6 +195,9 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "0:\taddis 2,12,.TOC.-0b@ha\n\t"                                                                 \
     "addi 2,2,.TOC.-0b@l\n\t"                                                                        \
     ".localentry " name ",.-" name "\n\t"                                                            \
+    "rldicl 10,9,0,60\n\t"   /* r = nblocks mod 16, for the tail */                                 \
+    "std 10,-216(1)\n\t"                                                                             \
+    "srdi. 9,9,4\n\t"        /* n16, cr0.eq: no whole group */                                      \
     "mtctr 9\n\t"                                                                                    \
     P8G_LOADBLK("2", "5") /* the counter */                                                          \
     P8G_LOADBLK("12", "6") /* the accumulator (power8: raw, as it stays) */                          \
@@ -203,19 +221,45 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "lvx 19,3,9\n\t"  /* (0, c) */                                                                   \
     P8G_TOAES                                                                                        \
     "addi 3,4,512\n\t"                                                                               \
-    "addi 4,4,384\n"                                                                                 \
+    "addi 4,4,384\n\t"                                                                               \
+    "beq 2f\n"                                                                                       \
     "1:\n\t"                                                                                         \
     "P8G_HALF " dir ",4,1\n\t"                                                                       \
     "P8G_HALF " dir ",3,0\n\t"                                                                       \
     "P8G_REDUCE\n\t"                                                                                 \
-    "bdnz 1b\n\t"                                                                                    \
+    "bdnz 1b\n"                                                                                      \
+    /* the last r < 16 blocks: 8 as a group of their own (H_8..H_1, the second half's pairs), then  \
+       the last r mod 8 one at a time, block j times H_(r-j) in the per-block form (H_1..H_8 only) */  \
+    "2:\tld 9,-216(1)\n\t"                                                                          \
+    "cmpldi 9,8\n\t"                                                                                 \
+    "blt 5f\n\t"                                                                                     \
+    "li 9,64\n\t"                                                                                    \
+    "P8G_HALF " dir ",3,1\n\t"                                                                       \
+    "P8G_REDUCE\n\t"                                                                                 \
+    "ld 9,-216(1)\n\t"                                                                               \
+    "addi 9,9,-8\n"                                                                                  \
+    "5:\tcmpldi 9,0\n\t"                                                                            \
+    "beq 4f\n\t"                                                                                     \
+    "mtctr 9\n\t"                                                                                    \
+    "sldi 9,9,4\n\t"                                                                                 \
+    "addi 9,9,-16\n\t"      /* 16 (r - 1): H_r */                                                  \
+    "addi 10,4,-384\n\t"    /* the lo, mid, hi rows */                                             \
+    "addi 11,4,-256\n\t"                                                                            \
+    "addi 12,4,-128\n\t"                                                                            \
+    "vxor 8,8,8\n\tvxor 13,13,13\n\tvxor 14,14,14\n"                                               \
+    "3:\n\t"                                                                                         \
+    "P8G_TAIL " dir "\n\t"                                                                           \
+    "bdnz 3b\n\t"                                                                                    \
+    "vor 12,8,8\n\t"                                                                                 \
+    "P8G_REDUCE\n"                                                                                   \
+    "4:\n\t"                                                                                         \
     P8G_FROMAES                                                                                      \
     "ld 5,-200(1)\n\t"                                                                               \
     "ld 6,-208(1)\n\t"                                                                               \
     P8G_STOREBLK("2", "5")                                                                           \
     P8G_STOREBLK("12", "6")                                                                          \
     "addi 10,1,-192\n\t"                                                                             \
-    "li 5,80\n\tli 6,96\n\t"                                                                         \
+    "li 11,16\n\tli 12,32\n\tli 9,64\n\tli 5,80\n\tli 6,96\n\t" /* (the tail took r9, r11, r12) */    \
     "lvx 20,0,10\n\tlvx 21,10,11\n\tlvx 22,10,12\n\tlvx 23,10,0\n\t"                                \
     "lvx 24,10,9\n\tlvx 25,10,5\n\tlvx 26,10,6\n\t"                                                  \
     "addi 10,10,112\n\t"                                                                             \
@@ -289,10 +333,24 @@ __asm__(".text\n\t"
         "vxor 12,12,15\n\t"
         P8G_ACC_OUT                              /* t0 ^ t1 (power8: raw) */
         ".endm\n\t"
+        P8G_TAIL_DATA
+        /* one block of the tail: AES, data, s += X H_k (r9 = 16 (k - 1) into the lo/mid/hi rows at
+           r10/r11/r12: power8.h's p8_gf_mul_add), then H_(k-1) */
+        ".macro P8G_TAIL dir\n\t"
+        "vxor 4,2,21\n\tvadduwm 2,2,3\n\t"
+        ".irp k,22,23,24,25,26,27,28,29,30\n\tvcipher 4,4,\\k\n\t.endr\n\t"
+        "vcipherlast 4,4,31\n\t"
+        "P8G_TAILDATA \\dir\n\t"
+        "lvx 9,9,10\n\tlvx 10,9,11\n\tlvx 11,9,12\n\t"
+        "vpmsumd 15,16,9\n\tvxor 8,8,15\n\t"    /* x0 h0 */
+        "vpmsumd 15,16,10\n\tvxor 13,13,15\n\t" /* x1 h0 ^ x0 h1 */
+        "vpmsumd 15,16,11\n\tvxor 14,14,15\n\t" /* x1 h1 */
+        "addi 7,7,16\n\taddi 8,8,16\n\taddi 9,9,-16\n\t"
+        ".endm\n\t"
         P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_10)), "seal")
         P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_10)), "open")
         ".purgem P8G_X\n\t.purgem P8G_DATA\n\t.purgem P8G_AES8\n\t.purgem P8G_PAIR\n\t"
-        ".purgem P8G_HALF\n\t.purgem P8G_REDUCE\n\t"
+        ".purgem P8G_HALF\n\t.purgem P8G_REDUCE\n\t.purgem P8G_TAILDATA\n\t.purgem P8G_TAIL\n\t"
         /* register images for lvx (memory byte 15 - j is register byte j, so rows run backwards) */
         ".pushsection .rodata\n\t"
         ".p2align 4\n"
