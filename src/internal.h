@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "batch.h"
 #include "vg.h"
 
 #define VG_INTERNAL __attribute__((visibility("hidden")))

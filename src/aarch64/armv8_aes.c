@@ -26,10 +26,7 @@ VG_ARMV8_INLINE void ecb(const unsigned char (*keys)[16], const uint8_t *in, uin
 {
     struct armv8_round_keys rk;
     armv8_load_keys(&rk, keys, rounds);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ecb_n(&rk, in, out, 8, decrypt, rounds);
-    if (nblocks & 4) { ecb_n(&rk, in, out, 4, decrypt, rounds); in += 64; out += 64; }
-    if (nblocks & 2) { ecb_n(&rk, in, out, 2, decrypt, rounds); in += 32; out += 32; }
-    if (nblocks & 1) ecb_n(&rk, in, out, 1, decrypt, rounds);
+    VG_BLOCKS_8421(nblocks, k, { ecb_n(&rk, in, out, k, decrypt, rounds); in += 16 * k; out += 16 * k; })
 }
 
 VG_ARMV8_TARGET

@@ -5,4 +5,6 @@
 #define ARMV8_SUFFIX base
 #define ARMV8_VARIANT_TARGET VG_ARMV8_TARGET
 #define ARMV8_XOR3(a, b, c) veorq_u8(veorq_u8((a), (b)), (c))
+/* the same in the text of an asm: d ^= a ^ b (d is also the first source, so no alias hazard) */
+#define ARMV8_ASM_XOR3(d, a, b) "eor " d ".16b, " d ".16b, " a ".16b\n\teor " d ".16b, " d ".16b, " b ".16b\n\t"
 #include "armv8_kernels.inc"

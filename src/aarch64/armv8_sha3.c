@@ -6,4 +6,6 @@
 #define ARMV8_SUFFIX sha3
 #define ARMV8_VARIANT_TARGET VG_ARMV8_SHA3_TARGET
 #define ARMV8_XOR3(a, b, c) veor3q_u8((a), (b), (c))
+/* the same in the text of an asm: d ^= a ^ b */
+#define ARMV8_ASM_XOR3(d, a, b) "eor3 " d ".16b, " d ".16b, " a ".16b, " b ".16b\n\t"
 #include "armv8_kernels.inc"

@@ -25,7 +25,9 @@
  *     message fits also appends the zero-padded C_n* and the length block.
  *   So a one-shot seal or open of up to 14 blocks with a 12-byte nonce costs one ctr32 call and one
  *   or two ghash_update calls (two when the AAD has a whole block). Longer data goes straight from the
- *   caller's buffers in chunks (through gcm_seal_blocks / gcm_open_blocks when the impl has them).
+ *   caller's buffers in chunks (through gcm_seal_blocks / gcm_open_blocks when the impl has them);
+ *   with such a fused kernel a message of 16 blocks or more skips the buffer altogether: E(J0) is
+ *   made alone and every whole block goes to the kernel.
  *   A hardware impl may do better still: its gcm_seal_short / gcm_open_short take a whole short
  *   one-shot message with a 12-byte nonce in one call (short_path), and none of the above runs.
  *
@@ -304,11 +306,27 @@ static void gcm_data(struct gcm_state *st, const uint8_t *in, uint8_t *out, size
             }
             return;
         }
-        size_t took = gcm_first_blocks(st, in, out, len, decrypt, final, pending_aad);
-        if (took == len) return; /* (in and out may be NULL when len is 0) */
-        in += took;
-        out += took;
-        len -= took;
+        if (len / 16 >= GCM_FIRST_BLOCKS && (decrypt ? impl->gcm_open_blocks : impl->gcm_seal_blocks)) {
+            /* A long message and a fused kernel: the buffer below would send the first 14 blocks
+               through ctr32, ghash and three copies, each costlier per block than the kernel (on
+               armv8, 16 KiB paid 1.3 instructions per block for it). Here E(J0) is made alone
+               (one block of ctr32 from J0, which leaves the counter at inc32(J0) as the buffer
+               does), the pending AAD block is hashed alone, and every whole block goes to the
+               kernel below. */
+            if (pending_aad) {
+                memset(st->block + pending_aad, 0, 16 - pending_aad);
+                ghash(st, st->acc, st->block, 1);
+            }
+            memset(st->ekj0, 0, 16);
+            ctr32(st, st->counter, st->ekj0, st->ekj0, 1);
+            st->have_ekj0 = 1;
+        } else {
+            size_t took = gcm_first_blocks(st, in, out, len, decrypt, final, pending_aad);
+            if (took == len) return; /* (in and out may be NULL when len is 0) */
+            in += took;
+            out += took;
+            len -= took;
+        }
     }
     if (len == 0) return;
 

@@ -261,10 +261,7 @@ VG_POWER8_INLINE void aes_ecb_encrypt_body(const void *sched, const uint8_t *in,
     struct p8_offsets off;
     p8_load_keys(&rk, sched, rounds);
     p8_offsets_init(&off);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ecb_encrypt_n(&rk, &off, in, out, 8);
-    if (nblocks & 4) { ecb_encrypt_n(&rk, &off, in, out, 4); in += 64; out += 64; }
-    if (nblocks & 2) { ecb_encrypt_n(&rk, &off, in, out, 2); in += 32; out += 32; }
-    if (nblocks & 1) ecb_encrypt_n(&rk, &off, in, out, 1);
+    VG_BLOCKS_8421(nblocks, k, { ecb_encrypt_n(&rk, &off, in, out, k); in += 16 * k; out += 16 * k; })
 }
 
 VG_POWER8_TARGET
@@ -280,10 +277,7 @@ VG_POWER8_INLINE void aes_ecb_decrypt_body(const void *sched, const uint8_t *in,
     struct p8_offsets off;
     p8_load_keys(&rk, sched, rounds);
     p8_offsets_init(&off);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ecb_decrypt_n(&rk, &off, in, out, 8);
-    if (nblocks & 4) { ecb_decrypt_n(&rk, &off, in, out, 4); in += 64; out += 64; }
-    if (nblocks & 2) { ecb_decrypt_n(&rk, &off, in, out, 2); in += 32; out += 32; }
-    if (nblocks & 1) ecb_decrypt_n(&rk, &off, in, out, 1);
+    VG_BLOCKS_8421(nblocks, k, { ecb_decrypt_n(&rk, &off, in, out, k); in += 16 * k; out += 16 * k; })
 }
 
 VG_POWER8_TARGET
@@ -393,10 +387,7 @@ VG_POWER8_INLINE void aes_ctr32_le_body(const void *sched, uint8_t counter[16], 
     p8_load_keys(&rk, sched, rounds);
     p8_offsets_init(&off);
     p8_u8 ctr = p8_load_raw(counter);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ctr32_le_n(&rk, &off, &ctr, in, out, 8);
-    if (nblocks & 4) { ctr32_le_n(&rk, &off, &ctr, in, out, 4); in += 64; out += 64; }
-    if (nblocks & 2) { ctr32_le_n(&rk, &off, &ctr, in, out, 2); in += 32; out += 32; }
-    if (nblocks & 1) ctr32_le_n(&rk, &off, &ctr, in, out, 1);
+    VG_BLOCKS_8421(nblocks, k, { ctr32_le_n(&rk, &off, &ctr, in, out, k); in += 16 * k; out += 16 * k; })
     p8_store_raw(ctr, counter);
 }
 

@@ -137,10 +137,7 @@ VG_AESNI_INLINE void ecb_n(const struct aesni_round_keys *rk, const uint8_t *in,
 VG_AESNI_INLINE void ecb(const struct aesni_round_keys *rk, const uint8_t *in, uint8_t *out,
                          size_t nblocks, int decrypt)
 {
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ecb_n(rk, in, out, 8, decrypt);
-    if (nblocks & 4) { ecb_n(rk, in, out, 4, decrypt); in += 64; out += 64; }
-    if (nblocks & 2) { ecb_n(rk, in, out, 2, decrypt); in += 32; out += 32; }
-    if (nblocks & 1) ecb_n(rk, in, out, 1, decrypt);
+    VG_BLOCKS_8421(nblocks, k, { ecb_n(rk, in, out, k, decrypt); in += 16 * k; out += 16 * k; })
 }
 
 VG_AESNI_TARGET
@@ -193,10 +190,7 @@ VG_AESNI_INLINE void ctr(const void *sched, uint8_t counter[16], const uint8_t *
     __m128i shuf = aesni_swap_last_word_mask();
     __m128i c = _mm_loadu_si128((const __m128i *)counter);
     if (big_endian) c = _mm_shuffle_epi8(c, shuf);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ctr_n(&rk, &c, shuf, big_endian, in, out, 8);
-    if (nblocks & 4) { ctr_n(&rk, &c, shuf, big_endian, in, out, 4); in += 64; out += 64; }
-    if (nblocks & 2) { ctr_n(&rk, &c, shuf, big_endian, in, out, 2); in += 32; out += 32; }
-    if (nblocks & 1) ctr_n(&rk, &c, shuf, big_endian, in, out, 1);
+    VG_BLOCKS_8421(nblocks, k, { ctr_n(&rk, &c, shuf, big_endian, in, out, k); in += 16 * k; out += 16 * k; })
     if (big_endian) c = _mm_shuffle_epi8(c, shuf);
     _mm_storeu_si128((__m128i *)counter, c);
 }
