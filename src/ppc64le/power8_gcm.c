@@ -136,7 +136,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "xxpermdi 32+\\b,47,48,3\n\t"                                                                    \
     ".endif\n\t"                                                                                     \
     ".endm\n\t"
-#define P8G_ACC_OUT "vxor 12,12,14\n\t"
+#define P8G_ACC_OUT "vxor 12,14,15\n\t"
 /* one block: K in v4 -> the data moved, X (AES order, ^ acc, which is then cleared) in v16 */
 #define P8G_TAIL_DATA                                                                               \
     ".macro P8G_TAILDATA dir\n\t"                                                                    \
@@ -176,7 +176,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     ".endif\n\t"                                                                                     \
     ".endm\n\t"
 /* the accumulator leaves the reduction raw: (t0 ^ t1) with each word's bytes reversed */
-#define P8G_ACC_OUT "vpermxor 12,12,14,20\n\t"
+#define P8G_ACC_OUT "vpermxor 12,14,15,20\n\t"
 /* one block: K in v4 -> the data moved raw, X (AES order, ^ acc, which is then cleared) in v16 */
 #define P8G_TAIL_DATA                                                                               \
     ".macro P8G_TAILDATA dir\n\t"                                                                    \
@@ -202,7 +202,9 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     P8G_LOADBLK("2", "5") /* the counter */                                                          \
     P8G_LOADBLK("12", "6") /* the accumulator (power8: raw, as it stays) */                          \
     "std 5,-200(1)\n\t"                                                                              \
-    "std 6,-208(1)\n\t"                                                                              \
+    "std 6,-208(1)\n\t"                                                                             \
+    "std 14,-224(1)\n\tstd 15,-232(1)\n\tstd 16,-240(1)\n\tstd 17,-248(1)\n\t"                      \
+    "std 18,-256(1)\n\tstd 19,-264(1)\n\tstd 20,-272(1)\n\t"                                        \
     "addi 10,1,-192\n\t"                                                                             \
     "li 11,16\n\tli 12,32\n\tli 0,48\n\tli 9,64\n\tli 5,80\n\tli 6,96\n\t"                          \
     "stvx 20,0,10\n\tstvx 21,10,11\n\tstvx 22,10,12\n\tstvx 23,10,0\n\t"                            \
@@ -220,13 +222,15 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "lvx 3,3,0\n\t"   /* (0, 0, 0, 1) */                                                             \
     "lvx 19,3,9\n\t"  /* (0, c) */                                                                   \
     P8G_TOAES                                                                                        \
-    "addi 3,4,512\n\t"                                                                               \
+    "li 3,128\n\tli 14,144\n\tli 15,160\n\tli 16,176\n\t" /* offsets 128..240 */                    \
+    "li 17,192\n\tli 18,208\n\tli 19,224\n\tli 20,240\n\t"                                          \
     "addi 4,4,384\n\t"                                                                               \
     "beq 2f\n"                                                                                       \
     "1:\n\t"                                                                                         \
-    "P8G_HALF " dir ",4,1\n\t"                                                                       \
-    "P8G_HALF " dir ",3,0\n\t"                                                                       \
-    "P8G_REDUCE\n\t"                                                                                 \
+    "P8G_HALF " dir ",0,0,1\n\t"                                                                    \
+    "P8G_HALF " dir ",1,1,0\n\t"                                                                    \
+    "addi 7,7,256\n\taddi 8,8,256\n\t"                                                              \
+    "P8G_REDUCE 12\n\t"                                                                             \
     "bdnz 1b\n"                                                                                      \
     /* the last r < 16 blocks: 8 as a group of their own (H_8..H_1, the second half's pairs), then  \
        the last r mod 8 one at a time, block j times H_(r-j) in the per-block form (H_1..H_8 only) */  \
@@ -234,8 +238,9 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "cmpldi 9,8\n\t"                                                                                 \
     "blt 5f\n\t"                                                                                     \
     "li 9,64\n\t"                                                                                    \
-    "P8G_HALF " dir ",3,1\n\t"                                                                       \
-    "P8G_REDUCE\n\t"                                                                                 \
+    "P8G_HALF " dir ",0,1,1\n\t"                                                                    \
+    "addi 7,7,128\n\taddi 8,8,128\n\t"                                                              \
+    "P8G_REDUCE 12\n\t"                                                                                 \
     "ld 9,-216(1)\n\t"                                                                               \
     "addi 9,9,-8\n"                                                                                  \
     "5:\tcmpldi 9,0\n\t"                                                                            \
@@ -250,12 +255,13 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "3:\n\t"                                                                                         \
     "P8G_TAIL " dir "\n\t"                                                                           \
     "bdnz 3b\n\t"                                                                                    \
-    "vor 12,8,8\n\t"                                                                                 \
-    "P8G_REDUCE\n"                                                                                   \
+    "P8G_REDUCE 8\n"                                                                                   \
     "4:\n\t"                                                                                         \
     P8G_FROMAES                                                                                      \
     "ld 5,-200(1)\n\t"                                                                               \
-    "ld 6,-208(1)\n\t"                                                                               \
+    "ld 6,-208(1)\n\t"                                                                              \
+    "ld 14,-224(1)\n\tld 15,-232(1)\n\tld 16,-240(1)\n\tld 17,-248(1)\n\t"                          \
+    "ld 18,-256(1)\n\tld 19,-264(1)\n\tld 20,-272(1)\n\t"                                           \
     P8G_STOREBLK("2", "5")                                                                           \
     P8G_STOREBLK("12", "6")                                                                          \
     "addi 10,1,-192\n\t"                                                                             \
@@ -305,33 +311,34 @@ __asm__(".text\n\t"
         /* 8 blocks: AES, data in and out (in and out then on by 128), GHASH against the pairs at base
            (r4: H_16..H_9; r3: H_8..H_1); first: the group's first half (the accumulator joins its
            first block, the sums start) */
-        ".macro P8G_HALF dir, base, first\n\t"
+        ".macro P8G_HALF dir, dset, hset, first\n\t"
         "P8G_AES8\n\t"
-        "P8G_DATA 4,5,z,11,\\first,\\dir\n\t"
-        "P8G_DATA 6,7,12,0,0,\\dir\n\t"
-        "P8G_DATA 8,9,9,5,0,\\dir\n\t"
-        "P8G_DATA 10,11,6,10,0,\\dir\n\t"
-        "addi 7,7,128\n\taddi 8,8,128\n\t"
-        "P8G_PAIR 4,5,\\base,z,11,\\first\n\t"
-        "P8G_PAIR 6,7,\\base,12,0,0\n\t"
-        "P8G_PAIR 8,9,\\base,9,5,0\n\t"
-        "P8G_PAIR 10,11,\\base,6,10,0\n\t"
+        ".if \\dset\n\t"
+        "P8G_DATA 4,5,3,14,\\first,\\dir\n\tP8G_DATA 6,7,15,16,0,\\dir\n\t"
+        "P8G_DATA 8,9,17,18,0,\\dir\n\tP8G_DATA 10,11,19,20,0,\\dir\n\t"
+        ".else\n\t"
+        "P8G_DATA 4,5,z,11,\\first,\\dir\n\tP8G_DATA 6,7,12,0,0,\\dir\n\t"
+        "P8G_DATA 8,9,9,5,0,\\dir\n\tP8G_DATA 10,11,6,10,0,\\dir\n\t"
+        ".endif\n\t"
+        ".if \\hset\n\t"
+        "P8G_PAIR 4,5,4,3,14,\\first\n\tP8G_PAIR 6,7,4,15,16,0\n\t"
+        "P8G_PAIR 8,9,4,17,18,0\n\tP8G_PAIR 10,11,4,19,20,0\n\t"
+        ".else\n\t"
+        "P8G_PAIR 4,5,4,z,11,\\first\n\tP8G_PAIR 6,7,4,12,0,0\n\t"
+        "P8G_PAIR 8,9,4,9,5,0\n\tP8G_PAIR 10,11,4,6,10,0\n\t"
+        ".endif\n\t"
         ".endm\n\t"
         /* v12 = (v14 x^128 + v13 x^64 + v12) x^-128 mod P: p8_gf_reduce in power8.h, instruction for
            instruction, zero made in v4 (free here) */
-        ".macro P8G_REDUCE\n\t"
-        "vxor 4,4,4\n\t"
-        "vsldoi 15,13,4,8\n\t"                   /* mid << 64 */
-        "vsldoi 16,4,13,8\n\t"                   /* mid >> 64 */
-        "vxor 12,12,15\n\t"                      /* t0 */
-        "vxor 14,14,16\n\t"                      /* t1 */
-        "vpmsumd 15,12,19\n\t"                   /* fold 1: L0 c */
-        "vsldoi 12,12,12,8\n\t"
-        "vxor 12,12,15\n\t"
-        "vpmsumd 15,12,19\n\t"                   /* fold 2 */
-        "vsldoi 12,12,12,8\n\t"
-        "vxor 12,12,15\n\t"
-        P8G_ACC_OUT                              /* t0 ^ t1 (power8: raw) */
+        ".macro P8G_REDUCE lo\n\t"
+        "vpmsumd 15,\\lo,19\n\t"                /* l0 c */
+        "vsldoi 16,\\lo,\\lo,8\n\t"             /* l1 + l0 x^64 */
+        "vxor 13,13,15\n\t"
+        "vxor 13,13,16\n\t"                      /* S = mid + lo x^-64 */
+        "vpmsumd 15,13,19\n\t"                   /* s0 c */
+        "vsldoi 16,13,13,8\n\t"                  /* s1 + s0 x^64 */
+        "vxor 14,14,16\n\t"
+        P8G_ACC_OUT                              /* hi + S x^-64 (power8: raw) */
         ".endm\n\t"
         P8G_TAIL_DATA
         /* one block of the tail: AES, data, s += X H_k (r9 = 16 (k - 1) into the lo/mid/hi rows at
