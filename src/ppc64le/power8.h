@@ -328,23 +328,17 @@ VG_POWER8_INLINE void p8_gf_mul_add_at(struct power8_gf_sum *s, const struct pow
 }
 
 /* Returns sum * x^-128 mod P, P = x^128 + x^127 + x^126 + x^121 + 1 (Montgomery reduction,
-   power8_ghash.c section 4). */
+   power8_ghash.c section 4): hi + (mid + lo x^-64) x^-64, where for a 64-bit u, u x^-64 = u x^64 + u c
+   (c = x^63 + x^62 + x^57: P = x^128 + c x^64 + 1 = 0 gives x^-64 = x^64 + c). Two vpmsumd, two
+   doubleword swaps, four vxor; the stitched GCM loop (power8_gcm.c) does the same in assembly. */
 VG_POWER8_INLINE p8_u8 p8_gf_reduce(const struct power8_gf_sum *s)
 {
-    const p8_u8 zero = vec_splats((unsigned char)0);
-    /* c = x^63 + x^62 + x^57 in the LOW 64 bits: vpmsumd(t, poly) = lo64(t) * c. */
+    /* c in the LOW 64 bits: vpmsumd(t, poly) = lo64(t) * c */
     const p8_u8 poly = (p8_u8)(p8_u64){0xc200000000000000ULL, 0};
-    /* T = t1 x^128 + t0: the middle term split at bit 64 (vsldoi shifts by bytes, big-endian). */
-    p8_u8 t0 = vec_xor(s->lo, vec_sld(s->mid, zero, 8)); /* lo ^ (mid << 64) */
-    p8_u8 t1 = vec_xor(s->hi, vec_sld(zero, s->mid, 8)); /* hi ^ (mid >> 64) */
-    /* Fold 1: add L0 * P (L0 = low 64 bits of t0): L0 cancels, L0 c lands at x^64, L0 at x^128.
-       Rotating t0 by 64 bits puts L1 in the low half and L0 in the high half, both relative to
-       x^64; XORing L0 c there gives (L0 ^ hi(L0 c), L1 ^ lo(L0 c)) at x^64. */
-    t0 = vec_xor(vec_sld(t0, t0, 8), p8_pmsum(t0, poly));
-    /* Fold 2: the same on the new low half M1 (now at x^64): clears bits 64..127; what is left is
-       at x^128 and above, i.e. the quotient by x^128. */
-    t0 = vec_xor(vec_sld(t0, t0, 8), p8_pmsum(t0, poly));
-    return vec_xor(t0, t1);
+    /* lo x^-64 = l1 + l0 x^64 + l0 c: the swapped halves plus one product */
+    p8_u8 s1 = vec_xor(vec_xor(s->mid, vec_sld(s->lo, s->lo, 8)), p8_pmsum(s->lo, poly));
+    /* S x^-64 the same way, added to hi: degree < 128, fully reduced */
+    return vec_xor(vec_xor(s->hi, vec_sld(s1, s1, 8)), p8_pmsum(s1, poly));
 }
 
 #endif /* VG_PPC64LE_POWER8_H */
