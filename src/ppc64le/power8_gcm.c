@@ -1,21 +1,21 @@
 /*
- * power8_gcm.c — the GCM kernels: CTR (inc32) and GHASH in one pass over the data, 4 KiB at a time.
+ * power8_gcm.c — the GCM kernels: CTR (inc32) and GHASH in one pass over the data, and the short
+ * one-shot kernels.
  *
  * CPU features: ISA 2.07 vector crypto (VG_POWER8_TARGET).
  *
- * Each chunk of up to 256 blocks is encrypted by the 8-block CTR loop (power8_aes_ctr32) and hashed
- * by the 8-block aggregated GHASH loop (power8_ghash_update) while it is still in L1: seal encrypts
- * then hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out
- * works). The per-call set-up of the two loops (round keys into registers, the accumulator's byte
- * order) is paid once per 256 blocks.
+ * AES-128 (the issue's case): one stitched loop in assembly (below), 16 blocks per iteration, every
+ * register allocated by hand: 345 instructions per 16 blocks (docs/ppc64le.md). AES-192/256: each
+ * chunk of up to 256 blocks is encrypted by the 8-block CTR loop (power8_aes_ctr32) and hashed by the
+ * 8-block aggregated GHASH loop (power8_ghash_update) while it is still in L1: seal encrypts then
+ * hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out works).
+ * Their 13 or 15 round keys do not fit the stitched loop's register plan beside the rest.
  *
- * Why not stitched round by round: the issue asks for the 8 AES chains interleaved with the GHASH
- * products of the previous 8 blocks inside one loop. Written with <altivec.h> built-ins, GCC 12 cannot
- * keep that loop in the 32 vector registers (11 round keys + 8 blocks + accumulator, 3 partial sums,
- * counter, masks, and 24 H-power vectors): it spills round keys and H powers to the stack inside the
- * loop. Measured with tools/qemu-insn-count (AES-128, 16 KiB, per block): stitched round by round 49.4
- * instructions, 8-block phases in one loop 41.8, this chunked composition 31-32 (docs/ppc64le.md).
- * A stitched loop that wins needs hand-allocated registers (a .S file); that is left to do.
+ * Why assembly: written with <altivec.h> built-ins, GCC 12 could not keep a stitched loop in the 32
+ * vector registers (11 round keys + 8 blocks + accumulator, 3 partial sums, counter, masks, and the
+ * H powers): it spilled round keys and H powers to the stack inside the loop. Measured with
+ * tools/qemu-insn-count (AES-128, 16 KiB seal, per block, 2026-12-02): stitched round by round 49.4,
+ * 8-block phases in one loop 41.8, the chunked composition 31-32; the assembly loop is 21.7.
  */
 #include "power8.h"
 
@@ -62,15 +62,11 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
 /* The stitched AES-128 loop: CTR and GHASH of 16 blocks per iteration, every register by hand     */
 /*
  * P8_FN(gcm_seal_stitched_10) / P8_FN(gcm_open_stitched_10)(sched = r3, hkey = r4, counter = r5,
- * acc = r6, in = r7, out = r8, n16 = r9 >= 1): 16 n16 blocks, AES-128 only (the other key sizes keep
- * the chunked loops above: their 13 or 15 round keys do not fit beside the rest).
+ * acc = r6, in = r7, out = r8, nblocks = r9): AES-128 only (the other key sizes keep the chunked loops
+ * above: their 13 or 15 round keys do not fit beside the rest). counter and acc in, updated, out.
  *
  * Why assembly: the count (issue 5: <= 26 instructions per block) needs all 11 round keys in
- * registers for the whole loop, and GCC spilled them (see the top of this file). Per iteration
- * (power8 and power9 alike): AES 16 x (10 vcipher(last) + round-key-0 vxor + vadduwm) = 192; data
- * 16 x 4 = 64 (below); GHASH 8 pairs x 6 = 48 minus 2 for the first pair; the reduction 12 (with
- * the accumulator's byte order); the loop 5 (4 addi, bdnz): 319 + ... = 22.4 per block, see
- * docs/ppc64le.md for the measured figure.
+ * registers for the whole loop, and GCC spilled them (see the top of this file).
  *
  * GHASH, two blocks per step. Blocks 2q and 2q+1 of the group (X_a, X_b as POLYVAL operands,
  * X = X1 x^64 + X0) take a = H_(16-2q) and b = H_(15-2q). With U = (Xa1, Xb1), L = (Xa0, Xb0) and the
@@ -97,11 +93,20 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * Registers: v0 the vpermxor mask (j, j^3); v1, v18 the vperm masks making L and U; v2 the counter (AES
  * order); v3 (0, 0, 0, 1); v4..v11 the 8 blocks (keystream, then U, L of each pair); v12, v13, v14 the
  * x^0, x^64, x^128 sums, v12 also the reduced accumulator between groups; v15..v17 temporaries; v19
- * (0, c) of the reduction; v20 the accumulator's vpermxor (j^3, j^3); v20..v31 round keys 0..10 from v21
- * (v20..v31 are callee-saved in the ELFv2 ABI: kept in the 288-byte protected zone below r1, as are r5
- * and r6). r7/r8 in/out; r4, r3 the first and second half of the pair table (hkey + 384, + 512);
- * offsets 16..112 in r11, r12, r0, r9, r5, r6, r10 (r0 only as RB: as RA it reads as zero). A leaf: no
- * frame, no call, no branch but the loop's on n16 (public); addresses depend on the pointers and n16.
+ * (0, c) of the reduction; v20 the vpermxor (j^3, j^3) that leaves the accumulator raw; v21..v31 round
+ * keys 0..10. v20..v31 and r14..r20 are callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's
+ * count are kept in the 288-byte protected zone below r1 (272 bytes). r7/r8 in/out, advanced once
+ * per 16 blocks; r4 the pair table (hkey + 384); offsets 16..240 in r11, r12, r0, r9, r5, r6, r10, r3,
+ * r14..r20 (r0 only as RB: as RA it reads as zero), for the data and the pair table alike.
+ * The last r = nblocks mod 16 blocks: 8 of them as a group of their own (the pairs of H_8..H_1), the
+ * rest one block at a time with the per-block (0, h0), (h0, h1), (h1, 0) forms of H_(r-j).
+ * A leaf: no frame, no call, branches only on nblocks (public); addresses depend on the pointers and
+ * nblocks only.
+ *
+ * Per 16 blocks (power8; power9 the same count): AES 16 x (10 vcipher(last) + round-key-0 vxor +
+ * vadduwm) = 192; data 16 x (lxvw4x, vpermxor, stxvw4x) + 16 vperm (U, L) = 64; GHASH 8 pairs x
+ * (2 lvx, 4 vpmsumd, 4 vxor) - 3 (the first pair starts the sums) = 77, + 1 vxor for the accumulator;
+ * the reduction 8; the loop 3 (two addi, bdnz): 345, 21.56 per block, plus about 100 per call.
  */
 #define P8G_STR2(x) #x
 #define P8G_STR(x) P8G_STR2(x)
@@ -117,7 +122,6 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
 #define P8G_CONSTS ""
 #define P8G_TOAES ""
 #define P8G_FROMAES ""
-#define P8G_ACCIN ""
 /* blocks a, b: K in v\a, v\b -> U in v\a, L in v\b, the data moved (AES order throughout) */
 #define P8G_DATA_PAIR                                                                               \
     ".macro P8G_DATA a, b, offa, offb, first, dir\n\t"                                               \
@@ -308,9 +312,9 @@ __asm__(".text\n\t"
         "vxor 14,14,\\a\n\t"
         ".endif\n\t"
         ".endm\n\t"
-        /* 8 blocks: AES, data in and out (in and out then on by 128), GHASH against the pairs at base
-           (r4: H_16..H_9; r3: H_8..H_1); first: the group's first half (the accumulator joins its
-           first block, the sums start) */
+        /* 8 blocks: AES, data in and out at in/out + 0..112 (dset 0) or + 128..240 (dset 1), GHASH
+           against the pairs of H_16..H_9 (hset 0) or H_8..H_1 (hset 1); first: a group's first 8
+           blocks (the accumulator joins the first block, the sums start) */
         ".macro P8G_HALF dir, dset, hset, first\n\t"
         "P8G_AES8\n\t"
         ".if \\dset\n\t"
