@@ -157,37 +157,39 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "lvx 1,3,11\n\t"  /* L */                                                                        \
     "lvx 18,3,12\n\t" /* U */                                                                        \
     "lvx 20,3,5\n\t"  /* (j^3, j^3) */
-/* the counter to AES order and back: vperm uses the low 5 bits of each byte of (j^3, j^3), and with
-   both operands the same register that is j^3 */
-#define P8G_TOAES "vperm 2,2,2,20\n\t"
-#define P8G_FROMAES "vperm 2,2,2,20\n\t"
+/* the counter and the accumulator to AES order and back: vperm uses the low 5 bits of each byte of
+   (j^3, j^3), and with both operands the same register that is j^3; at the end v20 (by then an H
+   vector) is loaded again (r5 = 80 still) */
+#define P8G_TOAES "vperm 2,2,2,20\n\tvperm 12,12,12,20\n\t"
+#define P8G_FROMAES                                                                                 \
+    "addis 3,2,.Lp8g_table@toc@ha\n\taddi 3,3,.Lp8g_table@toc@l\n\tlvx 20,3,5\n\t"                  \
+    "vperm 2,2,2,20\n\tvperm 12,12,12,20\n\t"
 /* raw: blocks a, b: K in v\a, v\b -> U in v\a, L in v\b (AES order), the data moved raw */
 #define P8G_DATA_PAIR                                                                               \
     ".macro P8G_DATA a, b, offa, offb, first, dir\n\t"                                               \
     ".ifc \\dir,seal\n\t"                                                                            \
     "P8G_X lxvw4x,47,7,\\offa\n\tvpermxor 16,15,\\a,0\n\tP8G_X stxvw4x,48,8,\\offa\n\t"             \
     "P8G_X lxvw4x,47,7,\\offb\n\tvpermxor \\b,15,\\b,0\n\tP8G_X stxvw4x,32+\\b,8,\\offb\n\t"        \
-    ".if \\first\n\tvxor 16,16,12\n\t.endif\n\t" /* acc (raw) into the hashed copy of block 0 */     \
+    ".if \\first\n\tvpermxor 16,16,12,0\n\t.endif\n\t" /* acc (AES order) into the raw hashed copy */ \
     "vperm \\a,16,\\b,18\n\t"           /* U = (Xa1, Xb1), AES order */                             \
     "vperm \\b,16,\\b,1\n\t"            /* L = (Xa0, Xb0) */                                        \
     ".else\n\t"                                                                                      \
     "P8G_X lxvw4x,47,7,\\offa\n\tP8G_X lxvw4x,48,7,\\offb\n\t"                                      \
     "vpermxor 17,15,\\a,0\n\tP8G_X stxvw4x,49,8,\\offa\n\t"                                          \
     "vpermxor 17,16,\\b,0\n\tP8G_X stxvw4x,49,8,\\offb\n\t"                                          \
-    ".if \\first\n\tvxor 15,15,12\n\t.endif\n\t"                                                     \
+    ".if \\first\n\tvpermxor 15,15,12,0\n\t.endif\n\t"                                              \
     "vperm \\a,15,16,18\n\t"                                                                         \
     "vperm \\b,15,16,1\n\t"                                                                          \
     ".endif\n\t"                                                                                     \
     ".endm\n\t"
-/* the accumulator leaves the reduction raw: (t0 ^ t1) with each word's bytes reversed */
-#define P8G_ACC_OUT "vpermxor 12,14,15,20\n\t"
-/* one block: K in v4 -> the data moved raw, X (AES order, ^ acc, which is then cleared) in v16 */
+#define P8G_ACC_OUT "vxor 12,14,15\n\t"
+/* one block: K in v4 -> the data moved raw, X (AES order, ^ acc, which is then cleared) in v16:
+   vpermxor(acc, C raw, (j, j^3)) is acc ^ C in AES order in one instruction */
 #define P8G_TAIL_DATA                                                                               \
     ".macro P8G_TAILDATA dir\n\t"                                                                    \
     "lxvw4x 47,0,7\n\tvpermxor 16,15,4,0\n\tstxvw4x 48,0,8\n\t"                                    \
-    ".ifc \\dir,seal\n\tvxor 16,16,12\n\t.else\n\tvxor 16,15,12\n\t.endif\n\t"                       \
+    ".ifc \\dir,seal\n\tvpermxor 16,12,16,0\n\t.else\n\tvpermxor 16,12,15,0\n\t.endif\n\t"           \
     "vxor 12,12,12\n\t"                                                                              \
-    "vperm 16,16,16,20\n\t"                                                                          \
     ".endm\n\t"
 #endif
 
@@ -229,6 +231,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "li 3,128\n\tli 14,144\n\tli 15,160\n\tli 16,176\n\t" /* offsets 128..240 */                    \
     "li 17,192\n\tli 18,208\n\tli 19,224\n\tli 20,240\n\t"                                          \
     "addi 4,4,384\n\t"                                                                               \
+    "lvx 20,0,4\n\t" /* the first pair's A (H_16, H_15), for the whole call */                     \
     "beq 2f\n"                                                                                       \
     "1:\n\t"                                                                                         \
     "P8G_HALF " dir ",0,0,1\n\t"                                                                    \
@@ -293,6 +296,11 @@ __asm__(".text\n\t"
         /* U in v\a, L in v\b times the pair at base + lo, base + hi, into the sums v12..v14; first:
            the sums start here */
         ".macro P8G_PAIR a, b, base, lo, hi, first\n\t"
+        ".ifc \\lo,res\n\t"                      /* A resident in v20 (first pairs only) */
+        "P8G_X lvx,16,\\base,\\hi\n\t"
+        "vpmsumd 12,\\b,20\n\tvpmsumd 13,\\b,16\n\tvpmsumd 17,\\a,20\n\tvpmsumd 14,\\a,16\n\t"
+        "vxor 13,13,17\n\t"
+        ".else\n\t"
         "P8G_X lvx,15,\\base,\\lo\n\t"           /* A = (a0, b0) */
         "P8G_X lvx,16,\\base,\\hi\n\t"           /* B = (a1, b1) */
         ".if \\first\n\t"
@@ -311,6 +319,7 @@ __asm__(".text\n\t"
         "vxor 13,13,\\b\n\t"
         "vxor 14,14,\\a\n\t"
         ".endif\n\t"
+        ".endif\n\t"
         ".endm\n\t"
         /* 8 blocks: AES, data in and out at in/out + 0..112 (dset 0) or + 128..240 (dset 1), GHASH
            against the pairs of H_16..H_9 (hset 0) or H_8..H_1 (hset 1); first: a group's first 8
@@ -328,7 +337,7 @@ __asm__(".text\n\t"
         "P8G_PAIR 4,5,4,3,14,\\first\n\tP8G_PAIR 6,7,4,15,16,0\n\t"
         "P8G_PAIR 8,9,4,17,18,0\n\tP8G_PAIR 10,11,4,19,20,0\n\t"
         ".else\n\t"
-        "P8G_PAIR 4,5,4,z,11,\\first\n\tP8G_PAIR 6,7,4,12,0,0\n\t"
+        "P8G_PAIR 4,5,4,res,11,1\n\tP8G_PAIR 6,7,4,12,0,0\n\t" /* (hset 0 is always first) */
         "P8G_PAIR 8,9,4,9,5,0\n\tP8G_PAIR 10,11,4,6,10,0\n\t"
         ".endif\n\t"
         ".endm\n\t"
