@@ -173,6 +173,11 @@ struct vg_impl {
                                size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
                                const uint8_t received[16], uint8_t tag[16]);
     size_t gcm_siv_short_max, gcm_siv_short_max_aad;
+
+    /* Optional: vg_open_finish (below) with this implementation's widest vectors, the same contract
+       (keep or zero out[0..len) by a mask, never a branch on differ; the code). The pass touches every
+       output byte of every open, so its width shows at 16 KiB. NULL: vg_open_finish itself. */
+    int (*open_finish)(uint8_t *out, size_t len, int differ);
 };
 
 /* Every implementation compiled into this build, best first (NULL-terminated). */
@@ -264,6 +269,12 @@ int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
     disjoint behaviors;
 */
 int vg_open_finish(uint8_t *out, size_t len, int differ) VG_INTERNAL;
+/* vg_open_finish through an implementation's own wider version where it has one (the choice depends
+   on the implementation only, which is public). */
+static inline int vg_impl_open_finish(const struct vg_impl *impl, uint8_t *out, size_t len, int differ)
+{
+    return impl->open_finish ? impl->open_finish(out, len, differ) : vg_open_finish(out, len, differ);
+}
 /* 1 if [a, a+n) and [b, b+n) overlap without being the same range. */
 /*@ assigns \nothing;
     ensures \result == 0 || \result == 1;

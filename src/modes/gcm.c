@@ -554,7 +554,7 @@ static int gcm_open_checked(const struct vg_aes_gcm_key_state *key, const uint8_
         int differ = vg_ct_differ(full, expected, tag_len);
         vg_wipe(full, sizeof full);
         vg_wipe(expected, sizeof expected);
-        return vg_open_finish(out, len, differ);
+        return vg_impl_open_finish(impl, out, len, differ);
     }
 
     struct gcm_state st;
@@ -568,7 +568,7 @@ static int gcm_open_checked(const struct vg_aes_gcm_key_state *key, const uint8_
     vg_wipe(full, sizeof full);
     vg_wipe(expected, sizeof expected);
     /* zeroes out on a mismatch and picks the code, neither by a branch on differ */
-    return vg_open_finish(out, len, differ);
+    return vg_impl_open_finish(impl, out, len, differ);
 }
 
 int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,

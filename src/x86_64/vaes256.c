@@ -31,6 +31,7 @@ typedef __m256i vv_t;
     _mm256_inserti128_si256(_mm256_setzero_si256(), _mm_loadu_si128((const __m128i *)(const void *)(p)), 0)
 #define vv_store_partial(p, v, nb) _mm_storeu_si128((__m128i *)(void *)(p), _mm256_castsi256_si128(v))
 #define vv_xor(a, b) _mm256_xor_si256((a), (b))
+#define vv_and(a, b) _mm256_and_si256((a), (b))
 #define vv_aesenc(a, k) _mm256_aesenc_epi128((a), (k))
 #define vv_aesenclast(a, k) _mm256_aesenclast_epi128((a), (k))
 #define vv_aesdec(a, k) _mm256_aesdec_epi128((a), (k))
@@ -107,4 +108,5 @@ const struct vg_impl vg_vaes256_impl = {
     .gcm_siv_open_short = vaes256_gcm_siv_open_short,
     .gcm_siv_short_max = VG_X86_GCM_SIV_SHORT_MAX,
     .gcm_siv_short_max_aad = VG_X86_GCM_SIV_SHORT_MAX_AAD,
+    .open_finish = vaes256_open_finish,
 };

@@ -33,6 +33,7 @@ typedef __m512i vv_t;
 #define vv_store_partial(p, v, nb) \
     _mm512_mask_storeu_epi64((void *)(p), (__mmask8)((1u << (2 * (nb))) - 1), (v))
 #define vv_xor(a, b) _mm512_xor_si512((a), (b))
+#define vv_and(a, b) _mm512_and_si512((a), (b))
 #define vv_aesenc(a, k) _mm512_aesenc_epi128((a), (k))
 #define vv_aesenclast(a, k) _mm512_aesenclast_epi128((a), (k))
 #define vv_aesdec(a, k) _mm512_aesdec_epi128((a), (k))
@@ -108,4 +109,5 @@ const struct vg_impl vg_vaes512_impl = {
     .gcm_siv_open_short = vaes512_gcm_siv_open_short,
     .gcm_siv_short_max = VG_X86_GCM_SIV_SHORT_MAX,
     .gcm_siv_short_max_aad = VG_X86_GCM_SIV_SHORT_MAX_AAD,
+    .open_finish = vaes512_open_finish,
 };
