@@ -5,7 +5,7 @@
  * CPU features: ISA 2.07 vector crypto (VG_POWER8_TARGET).
  *
  * AES-128 (the issue's case): one stitched loop in assembly (below), 16 blocks per iteration, every
- * register allocated by hand: 345 instructions per 16 blocks (docs/ppc64le.md). AES-192/256: each
+ * register allocated by hand: 344 instructions per 16 blocks (docs/ppc64le.md). AES-192/256: each
  * chunk of up to 256 blocks is encrypted by the 8-block CTR loop (power8_aes_ctr32) and hashed by the
  * 8-block aggregated GHASH loop (power8_ghash_update) while it is still in L1: seal encrypts then
  * hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out works).
@@ -85,16 +85,16 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * it with the raw input: seal C raw = vpermxor(P, K), open P raw = vpermxor(C, K). U and L are then one
  * vperm each from the two raw ciphertext blocks of a pair (they pick AES-order doublewords out of both
  * registers): per block lxvw4x, vpermxor, stxvw4x and one vperm, where CTR alone takes four and the
- * chunked GCM another two for GHASH's vperm and xxpermdi. The accumulator stays raw between groups
- * (so it is XORed into the raw first block before the vperms; the reduction's last vxor is a vpermxor
- * that also swaps the bytes), and lxvw4x/stxvw4x move it without a permute. power9 (lxvb16x/stxvb16x,
- * AES order): vxor instead of vpermxor, xxpermdi instead of vperm, no masks.
+ * chunked GCM another two for GHASH's vperm and xxpermdi. The accumulator (AES order) joins the raw
+ * first ciphertext block by the same vpermxor mask: vpermxor(C, acc, (j, j^3)) = C ^ raw(acc).
+ * power9 (lxvb16x/stxvb16x, AES order): vxor instead of vpermxor, xxpermdi instead of vperm.
  *
  * Registers: v0 the vpermxor mask (j, j^3); v1, v18 the vperm masks making L and U; v2 the counter (AES
  * order); v3 (0, 0, 0, 1); v4..v11 the 8 blocks (keystream, then U, L of each pair); v12, v13, v14 the
  * x^0, x^64, x^128 sums, v12 also the reduced accumulator between groups; v15..v17 temporaries; v19
- * (0, c) of the reduction; v20 the vpermxor (j^3, j^3) that leaves the accumulator raw; v21..v31 round
- * keys 0..10. v20..v31 and r14..r20 are callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's
+ * (0, c) of the reduction; v20 the first pair's A = (H_16 low, H_15 low), loaded once per call (at
+ * the start and the end it briefly holds the vperm (j^3, j^3) for the counter's and the
+ * accumulator's byte order); v21..v31 round keys 0..10. v20..v31 and r14..r20 are callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's
  * count are kept in the 288-byte protected zone below r1 (272 bytes). r7/r8 in/out, advanced once
  * per 16 blocks; r4 the pair table (hkey + 384); offsets 16..240 in r11, r12, r0, r9, r5, r6, r10, r3,
  * r14..r20 (r0 only as RB: as RA it reads as zero), for the data and the pair table alike.
@@ -105,8 +105,9 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  *
  * Per 16 blocks (power8; power9 the same count): AES 16 x (10 vcipher(last) + round-key-0 vxor +
  * vadduwm) = 192; data 16 x (lxvw4x, vpermxor, stxvw4x) + 16 vperm (U, L) = 64; GHASH 8 pairs x
- * (2 lvx, 4 vpmsumd, 4 vxor) - 3 (the first pair starts the sums) = 77, + 1 vxor for the accumulator;
- * the reduction 8; the loop 3 (two addi, bdnz): 345, 21.56 per block, plus about 100 per call.
+ * (2 lvx, 4 vpmsumd, 4 vxor) - 3 (the first pair starts the sums) - 1 (its A is resident) = 76, + 1
+ * vpermxor for the accumulator; the reduction 8; the loop 3 (two addi, bdnz): 344, 21.5 per block,
+ * plus about 110 per call.
  */
 #define P8G_STR2(x) #x
 #define P8G_STR(x) P8G_STR2(x)
@@ -206,7 +207,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "srdi. 9,9,4\n\t"        /* n16, cr0.eq: no whole group */                                      \
     "mtctr 9\n\t"                                                                                    \
     P8G_LOADBLK("2", "5") /* the counter */                                                          \
-    P8G_LOADBLK("12", "6") /* the accumulator (power8: raw, as it stays) */                          \
+    P8G_LOADBLK("12", "6") /* the accumulator (power8: raw until P8G_TOAES) */                       \
     "std 5,-200(1)\n\t"                                                                              \
     "std 6,-208(1)\n\t"                                                                             \
     "std 14,-224(1)\n\tstd 15,-232(1)\n\tstd 16,-240(1)\n\tstd 17,-248(1)\n\t"                      \
@@ -351,7 +352,7 @@ __asm__(".text\n\t"
         "vpmsumd 15,13,19\n\t"                   /* s0 c */
         "vsldoi 16,13,13,8\n\t"                  /* s1 + s0 x^64 */
         "vxor 14,14,16\n\t"
-        P8G_ACC_OUT                              /* hi + S x^-64 (power8: raw) */
+        P8G_ACC_OUT                              /* hi + S x^-64 */
         ".endm\n\t"
         P8G_TAIL_DATA
         /* one block of the tail: AES, data, s += X H_k (r9 = 16 (k - 1) into the lo/mid/hi rows at
