@@ -88,13 +88,21 @@ _Static_assert(sizeof(struct power8_sched) <= VG_SCHED_SIZE, "power8_sched too b
      hi[k-1]  = (h1, 0)    vpmsumd(X, hi)  = X1 h1          (the x^128 term)
    (pairs written (high 64 bits, low 64 bits)), register images stored with stvx. */
 #define POWER8_HPOWERS 8
+/* GHASH only (zero for POLYVAL): the stitched GCM loop's paired form of H_16..H_1 (power8_gcm.c).
+   Blocks 2p and 2p+1 of a 16-block group take the powers a = H_(16-2p) and b = H_(15-2p); with
+   a = a1 x^64 + a0 and b likewise,
+     pair[p][0] = (a0, b0)    pair[p][1] = (a1, b1)
+   so one vpmsumd of (Xa0, Xb0) or (Xa1, Xb1) against either covers two blocks. */
+#define POWER8_PAIRS 8
 struct power8_hkey {
     _Alignas(16) unsigned char lo[POWER8_HPOWERS][16];
     unsigned char mid[POWER8_HPOWERS][16];
     unsigned char hi[POWER8_HPOWERS][16];
+    unsigned char pair[POWER8_PAIRS][2][16];
 };
 _Static_assert(offsetof(struct power8_hkey, mid) == 128, "power8_hkey layout");
 _Static_assert(offsetof(struct power8_hkey, hi) == 256, "power8_hkey layout");
+_Static_assert(offsetof(struct power8_hkey, pair) == 384, "power8_hkey layout (the stitched loop's addi 384)");
 _Static_assert(sizeof(struct power8_hkey) <= VG_HKEY_SIZE, "power8_hkey too big for VG_HKEY_SIZE");
 
 /* The short one-shot GCM kernels' limits (power8_gcm.c): 14 data blocks, so with J0 at most
@@ -123,10 +131,16 @@ size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t count
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+/* the stitched AES-128 GCM loops (power8_gcm.c, assembly): nblocks blocks, 16 per iteration, the rest one by one */
+void P8_FN(gcm_seal_stitched_10)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                                 const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void P8_FN(gcm_open_stitched_10)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                                 const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void P8_FN(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 void P8_FN(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
+int P8_FN(open_finish)(uint8_t *out, size_t len, int differ) VG_INTERNAL;
 size_t P8_FN(ccm_seal_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t P8_FN(ccm_open_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
@@ -315,23 +329,17 @@ VG_POWER8_INLINE void p8_gf_mul_add_at(struct power8_gf_sum *s, const struct pow
 }
 
 /* Returns sum * x^-128 mod P, P = x^128 + x^127 + x^126 + x^121 + 1 (Montgomery reduction,
-   power8_ghash.c section 4). */
+   power8_ghash.c section 4): hi + (mid + lo x^-64) x^-64, where for a 64-bit u, u x^-64 = u x^64 + u c
+   (c = x^63 + x^62 + x^57: P = x^128 + c x^64 + 1 = 0 gives x^-64 = x^64 + c). Two vpmsumd, two
+   doubleword swaps, four vxor; the stitched GCM loop (power8_gcm.c) does the same in assembly. */
 VG_POWER8_INLINE p8_u8 p8_gf_reduce(const struct power8_gf_sum *s)
 {
-    const p8_u8 zero = vec_splats((unsigned char)0);
-    /* c = x^63 + x^62 + x^57 in the LOW 64 bits: vpmsumd(t, poly) = lo64(t) * c. */
+    /* c in the LOW 64 bits: vpmsumd(t, poly) = lo64(t) * c */
     const p8_u8 poly = (p8_u8)(p8_u64){0xc200000000000000ULL, 0};
-    /* T = t1 x^128 + t0: the middle term split at bit 64 (vsldoi shifts by bytes, big-endian). */
-    p8_u8 t0 = vec_xor(s->lo, vec_sld(s->mid, zero, 8)); /* lo ^ (mid << 64) */
-    p8_u8 t1 = vec_xor(s->hi, vec_sld(zero, s->mid, 8)); /* hi ^ (mid >> 64) */
-    /* Fold 1: add L0 * P (L0 = low 64 bits of t0): L0 cancels, L0 c lands at x^64, L0 at x^128.
-       Rotating t0 by 64 bits puts L1 in the low half and L0 in the high half, both relative to
-       x^64; XORing L0 c there gives (L0 ^ hi(L0 c), L1 ^ lo(L0 c)) at x^64. */
-    t0 = vec_xor(vec_sld(t0, t0, 8), p8_pmsum(t0, poly));
-    /* Fold 2: the same on the new low half M1 (now at x^64): clears bits 64..127; what is left is
-       at x^128 and above, i.e. the quotient by x^128. */
-    t0 = vec_xor(vec_sld(t0, t0, 8), p8_pmsum(t0, poly));
-    return vec_xor(t0, t1);
+    /* lo x^-64 = l1 + l0 x^64 + l0 c: the swapped halves plus one product */
+    p8_u8 s1 = vec_xor(vec_xor(s->mid, vec_sld(s->lo, s->lo, 8)), p8_pmsum(s->lo, poly));
+    /* S x^-64 the same way, added to hi: degree < 128, fully reduced */
+    return vec_xor(vec_xor(s->hi, vec_sld(s1, s1, 8)), p8_pmsum(s1, poly));
 }
 
 #endif /* VG_PPC64LE_POWER8_H */

@@ -1,21 +1,21 @@
 /*
- * power8_gcm.c — the GCM kernels: CTR (inc32) and GHASH in one pass over the data, 4 KiB at a time.
+ * power8_gcm.c — the GCM kernels: CTR (inc32) and GHASH in one pass over the data, and the short
+ * one-shot kernels.
  *
  * CPU features: ISA 2.07 vector crypto (VG_POWER8_TARGET).
  *
- * Each chunk of up to 256 blocks is encrypted by the 8-block CTR loop (power8_aes_ctr32) and hashed
- * by the 8-block aggregated GHASH loop (power8_ghash_update) while it is still in L1: seal encrypts
- * then hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out
- * works). The per-call set-up of the two loops (round keys into registers, the accumulator's byte
- * order) is paid once per 256 blocks.
+ * AES-128 (the issue's case): one stitched loop in assembly (below), 16 blocks per iteration, every
+ * register allocated by hand: 344 instructions per 16 blocks (docs/ppc64le.md). AES-192/256: each
+ * chunk of up to 256 blocks is encrypted by the 8-block CTR loop (power8_aes_ctr32) and hashed by the
+ * 8-block aggregated GHASH loop (power8_ghash_update) while it is still in L1: seal encrypts then
+ * hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out works).
+ * Their 13 or 15 round keys do not fit the stitched loop's register plan beside the rest.
  *
- * Why not stitched round by round: the issue asks for the 8 AES chains interleaved with the GHASH
- * products of the previous 8 blocks inside one loop. Written with <altivec.h> built-ins, GCC 12 cannot
- * keep that loop in the 32 vector registers (11 round keys + 8 blocks + accumulator, 3 partial sums,
- * counter, masks, and 24 H-power vectors): it spills round keys and H powers to the stack inside the
- * loop. Measured with tools/qemu-insn-count (AES-128, 16 KiB, per block): stitched round by round 49.4
- * instructions, 8-block phases in one loop 41.8, this chunked composition 31-32 (docs/ppc64le.md).
- * A stitched loop that wins needs hand-allocated registers (a .S file); that is left to do.
+ * Why assembly: written with <altivec.h> built-ins, GCC 12 could not keep a stitched loop in the 32
+ * vector registers (11 round keys + 8 blocks + accumulator, 3 partial sums, counter, masks, and the
+ * H powers): it spilled round keys and H powers to the stack inside the loop. Measured with
+ * tools/qemu-insn-count (AES-128, 16 KiB seal, per block, 2026-12-02): stitched round by round 49.4,
+ * 8-block phases in one loop 41.8, the chunked composition 31-32; the assembly loop is 21.7.
  */
 #include "power8.h"
 
@@ -28,7 +28,12 @@ VG_POWER8_TARGET
 size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    for (size_t done = 0; done < nblocks; done += P8_GCM_CHUNK) {
+    size_t done = 0;
+    if (((const struct power8_sched *)sched)->rounds == 10) { /* public */
+        P8_FN(gcm_seal_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
+        return nblocks;
+    }
+    for (; done < nblocks; done += P8_GCM_CHUNK) {
         size_t n = nblocks - done < P8_GCM_CHUNK ? nblocks - done : P8_GCM_CHUNK;
         P8_FN(aes_ctr32)(sched, counter, in + 16 * done, out + 16 * done, n);
         P8_FN(ghash_update)(hkey, acc, out + 16 * done, n);
@@ -40,13 +45,345 @@ VG_POWER8_TARGET
 size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    for (size_t done = 0; done < nblocks; done += P8_GCM_CHUNK) {
+    size_t done = 0;
+    if (((const struct power8_sched *)sched)->rounds == 10) { /* public */
+        P8_FN(gcm_open_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
+        return nblocks;
+    }
+    for (; done < nblocks; done += P8_GCM_CHUNK) {
         size_t n = nblocks - done < P8_GCM_CHUNK ? nblocks - done : P8_GCM_CHUNK;
         P8_FN(ghash_update)(hkey, acc, in + 16 * done, n); /* before the chunk is overwritten */
         P8_FN(aes_ctr32)(sched, counter, in + 16 * done, out + 16 * done, n);
     }
     return nblocks;
 }
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The stitched AES-128 loop: CTR and GHASH of 16 blocks per iteration, every register by hand     */
+/*
+ * P8_FN(gcm_seal_stitched_10) / P8_FN(gcm_open_stitched_10)(sched = r3, hkey = r4, counter = r5,
+ * acc = r6, in = r7, out = r8, nblocks = r9): AES-128 only (the other key sizes keep the chunked loops
+ * above: their 13 or 15 round keys do not fit beside the rest). counter and acc in, updated, out.
+ *
+ * Why assembly: the count (issue 5: <= 26 instructions per block) needs all 11 round keys in
+ * registers for the whole loop, and GCC spilled them (see the top of this file).
+ *
+ * GHASH, two blocks per step. Blocks 2q and 2q+1 of the group (X_a, X_b as POLYVAL operands,
+ * X = X1 x^64 + X0) take a = H_(16-2q) and b = H_(15-2q). With U = (Xa1, Xb1), L = (Xa0, Xb0) and the
+ * paired powers A = (a0, b0), B = (a1, b1) (struct power8_hkey's pair[q]; the products as in section 3
+ * of power8_ghash.c, vpmsumd XORing its two doubleword products):
+ *   vpmsumd(L, A) = Xa0 a0 ^ Xb0 b0                                          both x^0 terms
+ *   vpmsumd(U, B) = Xa1 a1 ^ Xb1 b1                                          both x^128 terms
+ *   vpmsumd(U, A) ^ vpmsumd(L, B) = (Xa1 a0 ^ Xa0 a1) ^ (Xb1 b0 ^ Xb0 b1)    both x^64 terms
+ * Two vpmsumd per block as with the per-block (0, h0), (h0, h1), (h1, 0) form, but two H loads per
+ * pair instead of six and four products to accumulate instead of six. The 16 blocks share one
+ * reduction; the group's first block carries the accumulator (acc ^ X_1 times H_16).
+ *
+ * Byte orders. power8 moves blocks raw (lxvw4x: AES order with each word's bytes reversed, j -> j^3;
+ * power8.h) and needs U and L in AES order. vpermxor t,a,b,m computes t[j] = a[m[j] >> 4] ^
+ * b[m[j] & 15], so with m = (j, j^3) one instruction turns the keystream K (AES order) raw and XORs
+ * it with the raw input: seal C raw = vpermxor(P, K), open P raw = vpermxor(C, K). U and L are then one
+ * vperm each from the two raw ciphertext blocks of a pair (they pick AES-order doublewords out of both
+ * registers): per block lxvw4x, vpermxor, stxvw4x and one vperm, where CTR alone takes four and the
+ * chunked GCM another two for GHASH's vperm and xxpermdi. The accumulator (AES order) joins the raw
+ * first ciphertext block by the same vpermxor mask: vpermxor(C, acc, (j, j^3)) = C ^ raw(acc).
+ * power9 (lxvb16x/stxvb16x, AES order): vxor instead of vpermxor, xxpermdi instead of vperm.
+ *
+ * Registers: v0 the vpermxor mask (j, j^3); v1, v18 the vperm masks making L and U; v2 the counter (AES
+ * order); v3 (0, 0, 0, 1); v4..v11 the 8 blocks (keystream, then U, L of each pair); v12, v13, v14 the
+ * x^0, x^64, x^128 sums, v12 also the reduced accumulator between groups; v15..v17 temporaries; v19
+ * (0, c) of the reduction; v20 the first pair's A = (H_16 low, H_15 low), loaded once per call (at
+ * the start and the end it briefly holds the vperm (j^3, j^3) for the counter's and the
+ * accumulator's byte order); v21..v31 round keys 0..10. v20..v31 and r14..r20 are callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's
+ * count are kept in the 288-byte protected zone below r1 (272 bytes). r7/r8 in/out, advanced once
+ * per 16 blocks; r4 the pair table (hkey + 384); offsets 16..240 in r11, r12, r0, r9, r5, r6, r10, r3,
+ * r14..r20 (r0 only as RB: as RA it reads as zero), for the data and the pair table alike.
+ * The last r = nblocks mod 16 blocks: 8 of them as a group of their own (the pairs of H_8..H_1), the
+ * rest one block at a time with the per-block (0, h0), (h0, h1), (h1, 0) forms of H_(r-j).
+ * A leaf: no frame, no call, branches only on nblocks (public); addresses depend on the pointers and
+ * nblocks only.
+ *
+ * Per 16 blocks (power8; power9 the same count): AES 16 x (10 vcipher(last) + round-key-0 vxor +
+ * vadduwm) = 192; data 16 x (lxvw4x, vpermxor, stxvw4x) + 16 vperm (U, L) = 64; GHASH 8 pairs x
+ * (2 lvx, 4 vpmsumd, 4 vxor) - 3 (the first pair starts the sums) - 1 (its A is resident) = 76, + 1
+ * vpermxor for the accumulator; the reduction 8; the loop 3 (two addi, bdnz): 344, 21.5 per block,
+ * plus about 110 per call.
+ */
+#define P8G_STR2(x) #x
+#define P8G_STR(x) P8G_STR2(x)
+/* X-form operands (RA, RB) of in/out + off; off = z: offset 0, RA = 0 */
+#define P8G_ADDR_MACROS                                                                             \
+    ".macro P8G_X op, v, base, off\n\t"                                                              \
+    ".ifc \\off,z\n\t\\op \\v,0,\\base\n\t.else\n\t\\op \\v,\\base,\\off\n\t.endif\n\t"              \
+    ".endm\n\t"
+#if defined(P8_POWER9)
+#define P8G_MACHINE "power9"
+#define P8G_LOADBLK(v, r) "lxvb16x 32+" v ",0," r "\n\t"
+#define P8G_STOREBLK(v, r) "stxvb16x 32+" v ",0," r "\n\t"
+#define P8G_CONSTS ""
+#define P8G_TOAES ""
+#define P8G_FROMAES ""
+/* blocks a, b: K in v\a, v\b -> U in v\a, L in v\b, the data moved (AES order throughout) */
+#define P8G_DATA_PAIR                                                                               \
+    ".macro P8G_DATA a, b, offa, offb, first, dir\n\t"                                               \
+    ".ifc \\dir,seal\n\t"                                                                            \
+    "P8G_X lxvb16x,47,7,\\offa\n\tvxor 16,\\a,15\n\tP8G_X stxvb16x,48,8,\\offa\n\t"                 \
+    "P8G_X lxvb16x,47,7,\\offb\n\tvxor \\b,\\b,15\n\tP8G_X stxvb16x,32+\\b,8,\\offb\n\t"            \
+    ".if \\first\n\tvxor 16,16,12\n\t.endif\n\t" /* acc into the hashed copy of block 0 */           \
+    "xxpermdi 32+\\a,48,32+\\b,0\n\t"   /* U = (Xa1, Xb1) */                                        \
+    "xxpermdi 32+\\b,48,32+\\b,3\n\t"   /* L = (Xa0, Xb0) */                                        \
+    ".else\n\t"                                                                                      \
+    "P8G_X lxvb16x,47,7,\\offa\n\tP8G_X lxvb16x,48,7,\\offb\n\t"                                    \
+    "vxor 17,15,\\a\n\tP8G_X stxvb16x,49,8,\\offa\n\t"                                               \
+    "vxor 17,16,\\b\n\tP8G_X stxvb16x,49,8,\\offb\n\t"                                               \
+    ".if \\first\n\tvxor 15,15,12\n\t.endif\n\t"                                                     \
+    "xxpermdi 32+\\a,47,48,0\n\t"                                                                    \
+    "xxpermdi 32+\\b,47,48,3\n\t"                                                                    \
+    ".endif\n\t"                                                                                     \
+    ".endm\n\t"
+#define P8G_ACC_OUT "vxor 12,14,15\n\t"
+/* one block: K in v4 -> the data moved, X (AES order, ^ acc, which is then cleared) in v16 */
+#define P8G_TAIL_DATA                                                                               \
+    ".macro P8G_TAILDATA dir\n\t"                                                                    \
+    "lxvb16x 47,0,7\n\tvxor 16,4,15\n\tstxvb16x 48,0,8\n\t"                                        \
+    ".ifc \\dir,seal\n\tvxor 16,16,12\n\t.else\n\tvxor 16,15,12\n\t.endif\n\t"                       \
+    "vxor 12,12,12\n\t"                                                                              \
+    ".endm\n\t"
+#else
+#define P8G_MACHINE "power8"
+#define P8G_LOADBLK(v, r) "lxvw4x 32+" v ",0," r "\n\t"
+#define P8G_STOREBLK(v, r) "stxvw4x 32+" v ",0," r "\n\t"
+#define P8G_CONSTS                                                                                  \
+    "lvx 0,0,3\n\t"   /* (j, j^3) */                                                                 \
+    "lvx 1,3,11\n\t"  /* L */                                                                        \
+    "lvx 18,3,12\n\t" /* U */                                                                        \
+    "lvx 20,3,5\n\t"  /* (j^3, j^3) */
+/* the counter and the accumulator to AES order and back: vperm uses the low 5 bits of each byte of
+   (j^3, j^3), and with both operands the same register that is j^3; at the end v20 (by then an H
+   vector) is loaded again (r5 = 80 still) */
+#define P8G_TOAES "vperm 2,2,2,20\n\tvperm 12,12,12,20\n\t"
+#define P8G_FROMAES                                                                                 \
+    "addis 3,2,.Lp8g_table@toc@ha\n\taddi 3,3,.Lp8g_table@toc@l\n\tlvx 20,3,5\n\t"                  \
+    "vperm 2,2,2,20\n\tvperm 12,12,12,20\n\t"
+/* raw: blocks a, b: K in v\a, v\b -> U in v\a, L in v\b (AES order), the data moved raw */
+#define P8G_DATA_PAIR                                                                               \
+    ".macro P8G_DATA a, b, offa, offb, first, dir\n\t"                                               \
+    ".ifc \\dir,seal\n\t"                                                                            \
+    "P8G_X lxvw4x,47,7,\\offa\n\tvpermxor 16,15,\\a,0\n\tP8G_X stxvw4x,48,8,\\offa\n\t"             \
+    "P8G_X lxvw4x,47,7,\\offb\n\tvpermxor \\b,15,\\b,0\n\tP8G_X stxvw4x,32+\\b,8,\\offb\n\t"        \
+    ".if \\first\n\tvpermxor 16,16,12,0\n\t.endif\n\t" /* acc (AES order) into the raw hashed copy */ \
+    "vperm \\a,16,\\b,18\n\t"           /* U = (Xa1, Xb1), AES order */                             \
+    "vperm \\b,16,\\b,1\n\t"            /* L = (Xa0, Xb0) */                                        \
+    ".else\n\t"                                                                                      \
+    "P8G_X lxvw4x,47,7,\\offa\n\tP8G_X lxvw4x,48,7,\\offb\n\t"                                      \
+    "vpermxor 17,15,\\a,0\n\tP8G_X stxvw4x,49,8,\\offa\n\t"                                          \
+    "vpermxor 17,16,\\b,0\n\tP8G_X stxvw4x,49,8,\\offb\n\t"                                          \
+    ".if \\first\n\tvpermxor 15,15,12,0\n\t.endif\n\t"                                              \
+    "vperm \\a,15,16,18\n\t"                                                                         \
+    "vperm \\b,15,16,1\n\t"                                                                          \
+    ".endif\n\t"                                                                                     \
+    ".endm\n\t"
+#define P8G_ACC_OUT "vxor 12,14,15\n\t"
+/* one block: K in v4 -> the data moved raw, X (AES order, ^ acc, which is then cleared) in v16:
+   vpermxor(acc, C raw, (j, j^3)) is acc ^ C in AES order in one instruction */
+#define P8G_TAIL_DATA                                                                               \
+    ".macro P8G_TAILDATA dir\n\t"                                                                    \
+    "lxvw4x 47,0,7\n\tvpermxor 16,15,4,0\n\tstxvw4x 48,0,8\n\t"                                    \
+    ".ifc \\dir,seal\n\tvpermxor 16,12,16,0\n\t.else\n\tvpermxor 16,12,15,0\n\t.endif\n\t"           \
+    "vxor 12,12,12\n\t"                                                                              \
+    ".endm\n\t"
+#endif
+
+#define P8G_FUNC(name, dir)                                                                         \
+    ".globl " name "\n\t"                                                                            \
+    ".hidden " name "\n\t"                                                                           \
+    ".type " name ",@function\n\t"                                                                   \
+    ".p2align 4\n" name ":\n"                                                                        \
+    "0:\taddis 2,12,.TOC.-0b@ha\n\t"                                                                 \
+    "addi 2,2,.TOC.-0b@l\n\t"                                                                        \
+    ".localentry " name ",.-" name "\n\t"                                                            \
+    "rldicl 10,9,0,60\n\t"   /* r = nblocks mod 16, for the tail */                                 \
+    "std 10,-216(1)\n\t"                                                                             \
+    "srdi. 9,9,4\n\t"        /* n16, cr0.eq: no whole group */                                      \
+    "mtctr 9\n\t"                                                                                    \
+    P8G_LOADBLK("2", "5") /* the counter */                                                          \
+    P8G_LOADBLK("12", "6") /* the accumulator (power8: raw until P8G_TOAES) */                       \
+    "std 5,-200(1)\n\t"                                                                              \
+    "std 6,-208(1)\n\t"                                                                             \
+    "std 14,-224(1)\n\tstd 15,-232(1)\n\tstd 16,-240(1)\n\tstd 17,-248(1)\n\t"                      \
+    "std 18,-256(1)\n\tstd 19,-264(1)\n\tstd 20,-272(1)\n\t"                                        \
+    "addi 10,1,-192\n\t"                                                                             \
+    "li 11,16\n\tli 12,32\n\tli 0,48\n\tli 9,64\n\tli 5,80\n\tli 6,96\n\t"                          \
+    "stvx 20,0,10\n\tstvx 21,10,11\n\tstvx 22,10,12\n\tstvx 23,10,0\n\t"                            \
+    "stvx 24,10,9\n\tstvx 25,10,5\n\tstvx 26,10,6\n\t"                                               \
+    "addi 10,10,112\n\t"                                                                             \
+    "stvx 27,0,10\n\tstvx 28,10,11\n\tstvx 29,10,12\n\tstvx 30,10,0\n\tstvx 31,10,9\n\t"            \
+    "li 10,112\n\t"                                                                                  \
+    "lvx 21,0,3\n\tlvx 22,3,11\n\tlvx 23,3,12\n\tlvx 24,3,0\n\t" /* round keys 0..10 */             \
+    "lvx 25,3,9\n\tlvx 26,3,5\n\tlvx 27,3,6\n\tlvx 28,3,10\n\t"                                     \
+    "addi 3,3,128\n\t"                                                                               \
+    "lvx 29,0,3\n\tlvx 30,3,11\n\tlvx 31,3,12\n\t"                                                   \
+    "addis 3,2,.Lp8g_table@toc@ha\n\t"                                                               \
+    "addi 3,3,.Lp8g_table@toc@l\n\t"                                                                 \
+    P8G_CONSTS                                                                                       \
+    "lvx 3,3,0\n\t"   /* (0, 0, 0, 1) */                                                             \
+    "lvx 19,3,9\n\t"  /* (0, c) */                                                                   \
+    P8G_TOAES                                                                                        \
+    "li 3,128\n\tli 14,144\n\tli 15,160\n\tli 16,176\n\t" /* offsets 128..240 */                    \
+    "li 17,192\n\tli 18,208\n\tli 19,224\n\tli 20,240\n\t"                                          \
+    "addi 4,4,384\n\t"                                                                               \
+    "lvx 20,0,4\n\t" /* the first pair's A (H_16, H_15), for the whole call */                     \
+    "beq 2f\n"                                                                                       \
+    "1:\n\t"                                                                                         \
+    "P8G_HALF " dir ",0,0,1\n\t"                                                                    \
+    "P8G_HALF " dir ",1,1,0\n\t"                                                                    \
+    "addi 7,7,256\n\taddi 8,8,256\n\t"                                                              \
+    "P8G_REDUCE 12\n\t"                                                                             \
+    "bdnz 1b\n"                                                                                      \
+    /* the last r < 16 blocks: 8 as a group of their own (H_8..H_1, the second half's pairs), then  \
+       the last r mod 8 one at a time, block j times H_(r-j) in the per-block form (H_1..H_8 only) */  \
+    "2:\tld 9,-216(1)\n\t"                                                                          \
+    "cmpldi 9,8\n\t"                                                                                 \
+    "blt 5f\n\t"                                                                                     \
+    "li 9,64\n\t"                                                                                    \
+    "P8G_HALF " dir ",0,1,1\n\t"                                                                    \
+    "addi 7,7,128\n\taddi 8,8,128\n\t"                                                              \
+    "P8G_REDUCE 12\n\t"                                                                                 \
+    "ld 9,-216(1)\n\t"                                                                               \
+    "addi 9,9,-8\n"                                                                                  \
+    "5:\tcmpldi 9,0\n\t"                                                                            \
+    "beq 4f\n\t"                                                                                     \
+    "mtctr 9\n\t"                                                                                    \
+    "sldi 9,9,4\n\t"                                                                                 \
+    "addi 9,9,-16\n\t"      /* 16 (r - 1): H_r */                                                  \
+    "addi 10,4,-384\n\t"    /* the lo, mid, hi rows */                                             \
+    "addi 11,4,-256\n\t"                                                                            \
+    "addi 12,4,-128\n\t"                                                                            \
+    "vxor 8,8,8\n\tvxor 13,13,13\n\tvxor 14,14,14\n"                                               \
+    "3:\n\t"                                                                                         \
+    "P8G_TAIL " dir "\n\t"                                                                           \
+    "bdnz 3b\n\t"                                                                                    \
+    "P8G_REDUCE 8\n"                                                                                   \
+    "4:\n\t"                                                                                         \
+    P8G_FROMAES                                                                                      \
+    "ld 5,-200(1)\n\t"                                                                               \
+    "ld 6,-208(1)\n\t"                                                                              \
+    "ld 14,-224(1)\n\tld 15,-232(1)\n\tld 16,-240(1)\n\tld 17,-248(1)\n\t"                          \
+    "ld 18,-256(1)\n\tld 19,-264(1)\n\tld 20,-272(1)\n\t"                                           \
+    P8G_STOREBLK("2", "5")                                                                           \
+    P8G_STOREBLK("12", "6")                                                                          \
+    "addi 10,1,-192\n\t"                                                                             \
+    "li 11,16\n\tli 12,32\n\tli 9,64\n\tli 5,80\n\tli 6,96\n\t" /* (the tail took r9, r11, r12) */    \
+    "lvx 20,0,10\n\tlvx 21,10,11\n\tlvx 22,10,12\n\tlvx 23,10,0\n\t"                                \
+    "lvx 24,10,9\n\tlvx 25,10,5\n\tlvx 26,10,6\n\t"                                                  \
+    "addi 10,10,112\n\t"                                                                             \
+    "lvx 27,0,10\n\tlvx 28,10,11\n\tlvx 29,10,12\n\tlvx 30,10,0\n\tlvx 31,10,9\n\t"                 \
+    "blr\n\t"                                                                                        \
+    ".size " name ",.-" name "\n\t"
+
+__asm__(".text\n\t"
+        ".machine push\n\t"
+        ".machine " P8G_MACHINE "\n\t"
+        P8G_ADDR_MACROS
+        P8G_DATA_PAIR
+        /* 8 counter blocks from v2 (vadduwm is inc32: power8.h), ^ round key 0, 10 rounds */
+        ".macro P8G_AES8\n\t"
+        ".irp b,4,5,6,7,8,9,10,11\n\tvxor \\b,2,21\n\tvadduwm 2,2,3\n\t.endr\n\t"
+        ".irp k,22,23,24,25,26,27,28,29,30\n\t"
+        ".irp b,4,5,6,7,8,9,10,11\n\tvcipher \\b,\\b,\\k\n\t.endr\n\t"
+        ".endr\n\t"
+        ".irp b,4,5,6,7,8,9,10,11\n\tvcipherlast \\b,\\b,31\n\t.endr\n\t"
+        ".endm\n\t"
+        /* U in v\a, L in v\b times the pair at base + lo, base + hi, into the sums v12..v14; first:
+           the sums start here */
+        ".macro P8G_PAIR a, b, base, lo, hi, first\n\t"
+        ".ifc \\lo,res\n\t"                      /* A resident in v20 (first pairs only) */
+        "P8G_X lvx,16,\\base,\\hi\n\t"
+        "vpmsumd 12,\\b,20\n\tvpmsumd 13,\\b,16\n\tvpmsumd 17,\\a,20\n\tvpmsumd 14,\\a,16\n\t"
+        "vxor 13,13,17\n\t"
+        ".else\n\t"
+        "P8G_X lvx,15,\\base,\\lo\n\t"           /* A = (a0, b0) */
+        "P8G_X lvx,16,\\base,\\hi\n\t"           /* B = (a1, b1) */
+        ".if \\first\n\t"
+        "vpmsumd 12,\\b,15\n\t"                  /* x^0:  Xa0 a0 ^ Xb0 b0 */
+        "vpmsumd 13,\\b,16\n\t"                  /* x^64: Xa0 a1 ^ Xb0 b1 */
+        "vpmsumd 17,\\a,15\n\t"                  /* x^64: Xa1 a0 ^ Xb1 b0 */
+        "vpmsumd 14,\\a,16\n\t"                  /* x^128: Xa1 a1 ^ Xb1 b1 */
+        "vxor 13,13,17\n\t"
+        ".else\n\t"
+        "vpmsumd 17,\\b,15\n\t"
+        "vpmsumd 15,\\a,15\n\t"
+        "vpmsumd \\b,\\b,16\n\t"
+        "vpmsumd \\a,\\a,16\n\t"
+        "vxor 12,12,17\n\t"
+        "vxor 13,13,15\n\t"
+        "vxor 13,13,\\b\n\t"
+        "vxor 14,14,\\a\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        ".endm\n\t"
+        /* 8 blocks: AES, data in and out at in/out + 0..112 (dset 0) or + 128..240 (dset 1), GHASH
+           against the pairs of H_16..H_9 (hset 0) or H_8..H_1 (hset 1); first: a group's first 8
+           blocks (the accumulator joins the first block, the sums start) */
+        ".macro P8G_HALF dir, dset, hset, first\n\t"
+        "P8G_AES8\n\t"
+        ".if \\dset\n\t"
+        "P8G_DATA 4,5,3,14,\\first,\\dir\n\tP8G_DATA 6,7,15,16,0,\\dir\n\t"
+        "P8G_DATA 8,9,17,18,0,\\dir\n\tP8G_DATA 10,11,19,20,0,\\dir\n\t"
+        ".else\n\t"
+        "P8G_DATA 4,5,z,11,\\first,\\dir\n\tP8G_DATA 6,7,12,0,0,\\dir\n\t"
+        "P8G_DATA 8,9,9,5,0,\\dir\n\tP8G_DATA 10,11,6,10,0,\\dir\n\t"
+        ".endif\n\t"
+        ".if \\hset\n\t"
+        "P8G_PAIR 4,5,4,3,14,\\first\n\tP8G_PAIR 6,7,4,15,16,0\n\t"
+        "P8G_PAIR 8,9,4,17,18,0\n\tP8G_PAIR 10,11,4,19,20,0\n\t"
+        ".else\n\t"
+        "P8G_PAIR 4,5,4,res,11,1\n\tP8G_PAIR 6,7,4,12,0,0\n\t" /* (hset 0 is always first) */
+        "P8G_PAIR 8,9,4,9,5,0\n\tP8G_PAIR 10,11,4,6,10,0\n\t"
+        ".endif\n\t"
+        ".endm\n\t"
+        /* v12 = (v14 x^128 + v13 x^64 + v12) x^-128 mod P: p8_gf_reduce in power8.h, instruction for
+           instruction, zero made in v4 (free here) */
+        ".macro P8G_REDUCE lo\n\t"
+        "vpmsumd 15,\\lo,19\n\t"                /* l0 c */
+        "vsldoi 16,\\lo,\\lo,8\n\t"             /* l1 + l0 x^64 */
+        "vxor 13,13,15\n\t"
+        "vxor 13,13,16\n\t"                      /* S = mid + lo x^-64 */
+        "vpmsumd 15,13,19\n\t"                   /* s0 c */
+        "vsldoi 16,13,13,8\n\t"                  /* s1 + s0 x^64 */
+        "vxor 14,14,16\n\t"
+        P8G_ACC_OUT                              /* hi + S x^-64 */
+        ".endm\n\t"
+        P8G_TAIL_DATA
+        /* one block of the tail: AES, data, s += X H_k (r9 = 16 (k - 1) into the lo/mid/hi rows at
+           r10/r11/r12: power8.h's p8_gf_mul_add), then H_(k-1) */
+        ".macro P8G_TAIL dir\n\t"
+        "vxor 4,2,21\n\tvadduwm 2,2,3\n\t"
+        ".irp k,22,23,24,25,26,27,28,29,30\n\tvcipher 4,4,\\k\n\t.endr\n\t"
+        "vcipherlast 4,4,31\n\t"
+        "P8G_TAILDATA \\dir\n\t"
+        "lvx 9,9,10\n\tlvx 10,9,11\n\tlvx 11,9,12\n\t"
+        "vpmsumd 15,16,9\n\tvxor 8,8,15\n\t"    /* x0 h0 */
+        "vpmsumd 15,16,10\n\tvxor 13,13,15\n\t" /* x1 h0 ^ x0 h1 */
+        "vpmsumd 15,16,11\n\tvxor 14,14,15\n\t" /* x1 h1 */
+        "addi 7,7,16\n\taddi 8,8,16\n\taddi 9,9,-16\n\t"
+        ".endm\n\t"
+        P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_10)), "seal")
+        P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_10)), "open")
+        ".purgem P8G_X\n\t.purgem P8G_DATA\n\t.purgem P8G_AES8\n\t.purgem P8G_PAIR\n\t"
+        ".purgem P8G_HALF\n\t.purgem P8G_REDUCE\n\t.purgem P8G_TAILDATA\n\t.purgem P8G_TAIL\n\t"
+        /* register images for lvx (memory byte 15 - j is register byte j, so rows run backwards) */
+        ".pushsection .rodata\n\t"
+        ".p2align 4\n"
+        ".Lp8g_table:\n\t"
+        ".byte 252,237,222,207,184,169,154,139,116,101,86,71,48,33,18,3\n\t"    /* +0  (j, j^3) */
+        ".byte 28,29,30,31,24,25,26,27,12,13,14,15,8,9,10,11\n\t"               /* +16 L from 2 raw */
+        ".byte 20,21,22,23,16,17,18,19,4,5,6,7,0,1,2,3\n\t"                     /* +32 U from 2 raw */
+        ".long 1,0,0,0\n\t"                                                     /* +48 (0, 0, 0, 1) */
+        ".quad 0xc200000000000000,0\n\t"                                        /* +64 (0, c) */
+        ".byte 204,221,238,255,136,153,170,187,68,85,102,119,0,17,34,51\n\t"    /* +80 (j^3, j^3) */
+        ".popsection\n\t"
+        ".machine pop\n");
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Short one-shot messages: the whole of SP 800-38D §7.1/§7.2 in one call                          */
@@ -478,3 +815,58 @@ P8_FIXED_FNS(open, 1, 7)
             ".size " name ",.-" name "\n")
 P8_DISPATCH_ASM(P8_STR(P8_FN(gcm_seal_short)), seal);
 P8_DISPATCH_ASM(P8_STR(P8_FN(gcm_open_short)), open);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The open's keep-or-zero pass (struct vg_impl's open_finish; vg_open_finish's contract)           */
+/*
+ * P8_FN(open_finish)(out = r3, len = r4, differ = r5): keeps (keep = differ - 1 = 0xFF in its low
+ * byte, the tag matched) or zeroes (0x00) every byte of out[0..len) by an AND with the splatted keep,
+ * never a branch on differ; returns VG_OK or VG_ERR_AUTH as -(differ & 1) & VG_ERR_AUTH. It touches
+ * all of an open's output after the tag check: vg_open_finish (64 bytes per step, compiled C) took
+ * 3.52 instructions per 16-byte block of a 16 KiB open; here 128 bytes per step with the offsets in
+ * registers (lxvw4x/stxvw4x: byte order does not matter to an AND with a splat) take 3.25, then 16
+ * bytes, then single bytes, each loop counted by CTR from len alone. A leaf in assembly (volatile
+ * registers, no frame, no TOC) so that a short open, which reaches it through the table, pays a few
+ * instructions over the direct call to vg_open_finish rather than a C prologue and a second call.
+ */
+#define P8F_STR2(x) #x
+#define P8F_STR(x) P8F_STR2(x)
+#define P8F_ASM(name)                                                                               \
+    __asm__(".text\n\t"                                                                              \
+            ".machine push\n\t"                                                                      \
+            ".machine power8\n\t"                                                                    \
+            ".globl " name "\n\t"                                                                    \
+            ".hidden " name "\n\t"                                                                   \
+            ".type " name ",@function\n\t"                                                           \
+            ".p2align 4\n" name ":\n\t"                                                              \
+            "addi 12,5,-1\n\t"          /* keep in the low byte */                                  \
+            "mtvsrd 32,12\n\t"                                                                       \
+            "vspltb 0,0,7\n\t"          /* keep in all 16 bytes */                                 \
+            "srdi. 11,4,7\n\t"                                                                       \
+            "beq 2f\n\t"                                                                             \
+            "mtctr 11\n\t"                                                                           \
+            "li 0,16\n\tli 6,32\n\tli 7,48\n\tli 8,64\n\tli 9,80\n\tli 10,96\n\tli 11,112\n"         \
+            "1:\tlxvw4x 33,0,3\n\tlxvw4x 34,3,0\n\tlxvw4x 35,3,6\n\tlxvw4x 36,3,7\n\t"              \
+            "lxvw4x 37,3,8\n\tlxvw4x 38,3,9\n\tlxvw4x 39,3,10\n\tlxvw4x 40,3,11\n\t"                \
+            "vand 1,1,0\n\tvand 2,2,0\n\tvand 3,3,0\n\tvand 4,4,0\n\t"                               \
+            "vand 5,5,0\n\tvand 6,6,0\n\tvand 7,7,0\n\tvand 8,8,0\n\t"                               \
+            "stxvw4x 33,0,3\n\tstxvw4x 34,3,0\n\tstxvw4x 35,3,6\n\tstxvw4x 36,3,7\n\t"              \
+            "stxvw4x 37,3,8\n\tstxvw4x 38,3,9\n\tstxvw4x 39,3,10\n\tstxvw4x 40,3,11\n\t"            \
+            "addi 3,3,128\n\t"                                                                       \
+            "bdnz 1b\n"                                                                              \
+            "2:\trldicl. 11,4,60,61\n\t" /* (len >> 4) mod 8 */                                     \
+            "beq 4f\n\t"                                                                             \
+            "mtctr 11\n"                                                                             \
+            "3:\tlxvw4x 33,0,3\n\tvand 1,1,0\n\tstxvw4x 33,0,3\n\taddi 3,3,16\n\tbdnz 3b\n"           \
+            "4:\tandi. 11,4,15\n\t"                                                                  \
+            "beq 6f\n\t"                                                                             \
+            "mtctr 11\n"                                                                             \
+            "5:\tlbz 9,0(3)\n\tand 9,9,12\n\tstb 9,0(3)\n\taddi 3,3,1\n\tbdnz 5b\n"                  \
+            "6:\tclrldi 5,5,63\n\t"     /* -(differ & 1) & VG_ERR_AUTH */                          \
+            "neg 5,5\n\t"                                                                            \
+            "li 3," P8F_STR(VG_ERR_AUTH) "\n\t"                                                        \
+            "and 3,3,5\n\t"                                                                          \
+            "blr\n\t"                                                                                \
+            ".size " name ",.-" name "\n\t"                                                          \
+            ".machine pop\n")
+P8F_ASM(P8F_STR(P8_FN(open_finish)));
