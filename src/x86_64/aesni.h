@@ -64,9 +64,6 @@ _Static_assert(sizeof(struct aesni_hkey) <= VG_HKEY_SIZE, "aesni_hkey too big fo
 /* Kernels (contracts: struct vg_impl in internal.h)                                               */
 
 void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
-/* aesni_aes_expand_key(sched, key, key_len, 0), returning H = E_K(0^128) made beside the expansion
-   (GCM key set-up: the gcm_key_setup slot of the x86 tables) */
-__m128i aesni_aes_expand_key_h(void *sched, const uint8_t *key, size_t key_len) VG_INTERNAL;
 void aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len) VG_INTERNAL;
 void aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
@@ -363,7 +360,7 @@ VG_AESNI_INLINE __m128i aesni_expand_key(void *sched, const uint8_t *key, size_t
         __m128i b = _mm_loadu_si128((const __m128i *)(key + 16));
         _mm_storeu_si128((__m128i *)s->enc[0], a);
         _mm_storeu_si128((__m128i *)s->enc[1], b);
-        h = _mm_aesenc_si128(a, b);
+        if (want_h) h = _mm_aesenc_si128(a, b); /* rounds 0 and 1 */
         for (int j = 1; j <= 7; j++) {
             a = _mm_xor_si128(aesni_prefix_xor(a), aesni_sub_rot_word(b, 3, aesni_rcon[j - 1]));
             _mm_storeu_si128((__m128i *)s->enc[2 * j], a);

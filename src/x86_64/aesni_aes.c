@@ -19,11 +19,6 @@ void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int w
     (void)aesni_expand_key(sched, key, key_len, want_decrypt, 0);
 }
 
-VG_AESNI_TARGET
-__m128i aesni_aes_expand_key_h(void *sched, const uint8_t *key, size_t key_len)
-{
-    return aesni_expand_key(sched, key, key_len, 0, 1);
-}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* ECB                                                                                              */

@@ -122,7 +122,7 @@ void aesni_ghash_init(void *hkey, const uint8_t h[16])
 VG_AESNI_TARGET
 void aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len)
 {
-    __m128i h = aesni_aes_expand_key_h(sched, key, key_len);
+    __m128i h = aesni_expand_key(sched, key, key_len, 0, 1); /* H = E(0) beside the expansion */
     store_powers((struct aesni_hkey *)hkey, mul_x(_mm_shuffle_epi8(h, aesni_byte_reverse_mask())));
     /* the rest of hkey zero, as the mode's general path leaves it (explicit stores at constant
        offsets: gcc makes a memset or a loop `rep stos`, slow to start) */

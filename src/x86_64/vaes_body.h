@@ -511,7 +511,7 @@ VV_TARGET static void VV_NAME(ghash_init)(void *hkey, const uint8_t h[16])
     VV_NAME(store_powers)((struct VV_NAME(hkey) *)hkey, VV_NAME(mul_x)(hrev)); /* H' = rev(H) * x */
 }
 
-/* The gcm_key_setup slot (internal.h): the expansion with H = E(0) beside it (aesni_aes.c), the powers
+/* The gcm_key_setup slot (internal.h): the expansion with H = E(0) beside it (aesni.h), the powers
    from H in a register, and the rest of hkey zeroed by plain vector stores (the general path's memset
    of the whole 1 KiB, which store_powers then partly writes over, went through `rep stos`). */
 VV_TARGET static void VV_NAME(gcm_key_setup)(void *sched, void *hkey, const uint8_t *key, size_t key_len)

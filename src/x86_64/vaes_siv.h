@@ -10,7 +10,7 @@
  *   1. Derivation: the 4 (AES-128) or 6 (AES-256) blocks LE32(i) || nonce through the master key side
  *      by side in xmm registers (one AES latency for all of them).
  *   2. From the derived halves, two independent chains that the out-of-order core overlaps because
- *      nothing orders them: the K_enc expansion (aesenclast as SubWord, as aesni_aes.c does; the round
+ *      nothing orders them: the K_enc expansion (aesenclast as SubWord, as aesni.h does; the round
  *      keys stay in registers) and the POLYVAL key's powers, only as many as this message uses:
  *      min(VV_GROUP, blocks of AAD + data + 1), doubled LANES -> 2 -> 4 -> 8 vectors as far as needed
  *      (the same doubling as store_powers in vaes_body.h). The powers go to a stack copy in whole
@@ -40,7 +40,7 @@
    was ~3% faster, at 4 KiB the two were even. */
 #define VV_SIV_OPEN_CTR_FIRST 4096
 
-/* FIPS 197 key expansion in registers; see aesni_aes.c for the aesenclast-as-SubWord trick:
+/* FIPS 197 key expansion in registers; see aesni.h (aesni_expand_key) for the aesenclast-as-SubWord trick:
    aesenclast(v, rcon) with v = RotWord(w) broadcast to all four columns is SubWord(RotWord(w)) ^ Rcon
    in every column, since ShiftRows does nothing to four equal columns. */
 VV_INLINE __m128i VV_NAME(siv_prefix_xor)(__m128i v)
