@@ -451,8 +451,9 @@ VV_INLINE void VV_NAME(power_vectors)(vv_t *v, __m128i h1, int nv)
     const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1);
     __m128i h2 = aesni_gf_square(h1);
 #if VV_LANES == 2
-    /* [H_1, H_1] dot [ONE, H_1] = [H_1, H_2] */
-    v[0] = VV_NAME(dot_lanes)(vv_bcast128(h1), _mm256_set_m128i(h1, one));
+    /* [H_1, H_2] straight from the square (a lane insert, no vector product) */
+    (void)one;
+    v[0] = _mm256_set_m128i(h2, h1);
     __m128i m1 = h2; /* H_2, then H_4 and H_8 */
 #else
     /* [H_1, H_2, H_1, H_2] dot [ONE, ONE, H_2, H_2] = [H_1, H_2, H_3, H_4] */
