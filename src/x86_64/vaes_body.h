@@ -443,19 +443,18 @@ VV_INLINE vv_t VV_NAME(dot_lanes)(vv_t a, vv_t b)
    set-up path and on every GCM-SIV message's). The multipliers H_(LANES c) come from a chain of xmm
    squarings beside the vectors (a square is two products with no Karatsuba middle term, and needs no
    lane broadcast out of the vector just computed), so each doubling waits for one vector product.
-   The first vector uses ONE = x^128 mod P, the unit of the dot product (dot(a, ONE) = a * x^128 *
-   x^-128 = a), to fill lanes that must keep their value. Written out with constant indices: as a
+   The first vector (vaes512) uses ONE = x^128 mod P, the unit of the dot product (dot(a, ONE) = a *
+   x^128 * x^-128 = a), to fill lanes that must keep their value. Written out with constant indices: as a
    loop over c, gcc kept v[] on the stack and the set-up took twice as long. */
 VV_INLINE void VV_NAME(power_vectors)(vv_t *v, __m128i h1, int nv)
 {
-    const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1);
     __m128i h2 = aesni_gf_square(h1);
 #if VV_LANES == 2
     /* [H_1, H_2] straight from the square (a lane insert, no vector product) */
-    (void)one;
     v[0] = _mm256_set_m128i(h2, h1);
     __m128i m1 = h2; /* H_2, then H_4 and H_8 */
 #else
+    const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1);
     /* [H_1, H_2, H_1, H_2] dot [ONE, ONE, H_2, H_2] = [H_1, H_2, H_3, H_4] */
     __m256i h12 = _mm256_set_m128i(h2, h1);
     __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h12), h12, 1);
