@@ -56,3 +56,23 @@ awk '
     }
   }' "$OUT"
 echo
+# The bare schedules' own instructions per steady-state call (-f: the function's code only, without the
+# caller's argument set-up; the README's "asm only" figure for OpenSSL is this measure): two calls each
+# minus one call each.
+echo "## bare key schedules, own instructions per call (count-insns -f; qemu -cpu $CPU)"
+echo
+echo "| key | armv8_aes_expand_key (its dispatch + the _sha3 or _base variant it calls) | aes_v8_set_encrypt_key (OpenSSL) |"
+echo "|---|---:|---:|"
+for len in 16 32; do
+  for reps in 1 2; do
+    "$ROOT/tools/qemu-insn-count/count-insns.sh" -c "$CPU" -f aes_v8_set_encrypt_key -f armv8_aes_expand_key \
+        -f armv8_aes_expand_key_sha3 -f armv8_aes_expand_key_base "$EXE" keysched "$len" "$reps" \
+        > "$OUT.$reps" 2>/dev/null || { cat "$OUT.$reps" >&2; exit 1; }
+  done
+  # the second call alone: the run with two calls minus the run with one
+  awk -v len="$len" 'FNR == 1 { r++; n = 0 } /^insncount: f[0-9]/ { split($NF, a, "="); c[r, n++] = a[2] }
+       END { printf("| %d bytes | %d | %d |\n", len, (c[2,1] + c[2,2] + c[2,3]) - (c[1,1] + c[1,2] + c[1,3]),
+                    c[2,0] - c[1,0]) }' "$OUT.1" "$OUT.2"
+  rm -f "$OUT.1" "$OUT.2"
+done
+echo

@@ -56,3 +56,24 @@ for impl in "${IMPLS[@]}"; do
     }' "$OUT"
   echo
 done
+# The bare schedules' own instructions per call (-f: the function's code only, callees and the caller's
+# argument set-up excluded; the README's "asm only" figure for OpenSSL is this measure), per steady-state
+# call: a run with two calls each minus a run with one call each, under -cpu power9 so that the power9 variant can run too (the power8 kernel has no ISA 3.0
+# instruction, and its count does not depend on the CPU model).
+echo "## bare key schedules, own instructions per call (count-insns -f; qemu -cpu power9)"
+echo
+echo "| key | power8_aes_expand_key | power9_aes_expand_key | aes_p8_set_encrypt_key (OpenSSL) |"
+echo "|---|---:|---:|---:|"
+for len in 16 32; do
+  for reps in 1 2; do
+    "$ROOT/tools/qemu-insn-count/count-insns.sh" -c power9 -f power8_aes_expand_key -f power9_aes_expand_key \
+        -f aes_p8_set_encrypt_key "$EXE" keysched "$len" "$reps" > "$OUT.$reps" 2>/dev/null ||
+        { cat "$OUT.$reps" >&2; exit 1; }
+  done
+  # the second call alone: the run with two calls minus the run with one
+  awk -v len="$len" 'FNR == 1 { r++; n = 0 } /^insncount: f[0-9]/ { split($NF, a, "="); c[r, n++] = a[2] }
+       END { printf("| %d bytes | %d | %d | %d |\n", len, c[2,0] - c[1,0], c[2,1] - c[1,1], c[2,2] - c[1,2]) }' \
+       "$OUT.1" "$OUT.2"
+  rm -f "$OUT.1" "$OUT.2"
+done
+echo
