@@ -342,4 +342,16 @@ VG_POWER8_INLINE p8_u8 p8_gf_reduce(const struct power8_gf_sum *s)
     return vec_xor(vec_xor(s->hi, vec_sld(s1, s1, 8)), p8_pmsum(s1, poly));
 }
 
+/* The head of a top-level asm function (power8_aes.c's key expansion, power8_gcm.c's stitched loops):
+   a hidden global symbol with ELFv2's global entry (r2 = the TOC from r12) and its local entry after
+   it, where this library's own calls enter. */
+#define P8_ASM_ENTRY(name)                                                                          \
+    ".globl " name "\n\t"                                                                            \
+    ".hidden " name "\n\t"                                                                           \
+    ".type " name ",@function\n\t"                                                                   \
+    ".p2align 4\n" name ":\n"                                                                        \
+    "0:\taddis 2,12,.TOC.-0b@ha\n\t"                                                                 \
+    "addi 2,2,.TOC.-0b@l\n\t"                                                                        \
+    ".localentry " name ",.-" name "\n\t"
+
 #endif /* VG_PPC64LE_POWER8_H */

@@ -148,13 +148,7 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
     __asm__(".text\n\t"                                                                              \
             ".machine push\n\t" /* ISA 2.07 (3.0) instructions, whatever CPU the assembler was */    \
             ".machine " P8K_MACHINE "\n\t" /* told: GCC 12 passes -many, not every compiler does */ \
-            ".globl " name "\n\t"                                                                    \
-            ".hidden " name "\n\t"                                                                   \
-            ".type " name ",@function\n\t"                                                           \
-            ".p2align 4\n" name ":\n"                                                                \
-            "0:\taddis 2,12,.TOC.-0b@ha\n\t"                                                         \
-            "addi 2,2,.TOC.-0b@l\n\t"                                                                \
-            ".localentry " name ",.-" name "\n\t"                                                    \
+            P8_ASM_ENTRY(name)                                                                       \
             "addic. 0,5,-17\n\t" /* cr0.lt iff key_len = 16; r0 = -1 then, an index of -16 */       \
             "bge 1f\n\t"                                                                             \
             /* ---- 16-byte key: 10 steps ---- */                                                    \

@@ -195,13 +195,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
 #endif
 
 #define P8G_FUNC(name, dir)                                                                         \
-    ".globl " name "\n\t"                                                                            \
-    ".hidden " name "\n\t"                                                                           \
-    ".type " name ",@function\n\t"                                                                   \
-    ".p2align 4\n" name ":\n"                                                                        \
-    "0:\taddis 2,12,.TOC.-0b@ha\n\t"                                                                 \
-    "addi 2,2,.TOC.-0b@l\n\t"                                                                        \
-    ".localentry " name ",.-" name "\n\t"                                                            \
+    P8_ASM_ENTRY(name)                                                                               \
     "rldicl 10,9,0,60\n\t"   /* r = nblocks mod 16, for the tail */                                 \
     "std 10,-216(1)\n\t"                                                                             \
     "srdi. 9,9,4\n\t"        /* n16, cr0.eq: no whole group */                                      \
