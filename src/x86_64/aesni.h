@@ -333,8 +333,8 @@ VG_AESNI_INLINE __m128i aesni_rcon_rot(uint8_t rc, int g)
    a term known a step early, instead of the XOR that makes k_(i+1), then the pshufb that broadcasts
    and rotates its word 3 (on Zen 5 each of those two is 2 cycles before the 4 of aesenclast). The
    rotation leaves the chain by keeping t in rotated form: step i makes rot^g(t_i), g = (9 - i) mod 4,
-   from rot^(g+1) of the broadcast k_i[3] = rot^(g+1)(k_(i-1)[1] ^ k_(i-1)[3]) ^ rot^(g+1)(t_(i-1)),
-   which is the previous step's output form since g_(i-1) = g_i + 1 (mod 4); SubBytes commutes with a
+   from rot^(g+1) of the broadcast k_i[3] = rot^(g+1)(k_(i-2)[1] ^ k_(i-2)[3]) ^ rot^(g+1)(t_(i-1)),
+   and rot^(g+1)(t_(i-1)) is the previous step's output as it comes, since g_(i-1) = g_i + 1 (mod 4); SubBytes commutes with a
    byte rotation, and Rcon is rotated with the word (aesni_rcon_rot). The last step's form is 0.
    The round keys come off the chain two steps back, so they keep pace with it: prefix_xor applied
    twice is x ^ (x << 64), and prefix_xor of a broadcast (t, t, t, t) is (t, 0, t, 0), so
