@@ -299,9 +299,9 @@ VV_INLINE void VV_NAME(gf_zero)(struct VV_NAME(gf_sum) *s)
    With it, each vector's three products are folded in as the source orders them, between two AES
    rounds. Seal only (encrypt_hash_group's pin): vaes512 AES-128-GCM seal 16 KiB +4-6%, AES-256 +4%;
    open, whose ciphertext is there from the start, gained nothing at 16 KiB and lost ~5% at 1 KiB
-   (docs/speed-x86_64.md). MemorySanitizer counts an
-   asm's outputs as initialised, which would hide the sums' taint from the constant-time check
-   (ct_valgrind under MSan, tests/ct_msan.cmake), so under MSan it is nothing: the same arithmetic, scheduled by the compiler. */
+   (docs/speed-x86_64.md). MemorySanitizer counts an asm's outputs as initialised, which would hide
+   the sums' taint from the constant-time check (ct_valgrind under MSan, tests/ct_msan.cmake), so
+   under MSan it is nothing: the same arithmetic, scheduled by the compiler. */
 #if defined(__has_feature)
 #if __has_feature(memory_sanitizer)
 #define VV_PIN_OFF 1
