@@ -45,17 +45,12 @@ static int ctr_stream_usable(const vg_aes_ctr_stream *s)
     return ((const struct ctr_stream_state *)(const void *)s->opaque)->magic == CTR_STREAM_MAGIC;
 }
 
-/*@ behavior rejected:
+/*@ ensures \result == \old(ctr_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
+                                   (uint8_t *)counter));
+    behavior rejected:
       assumes ctr_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
-                                    (uint8_t *)counter) != VG_OK;
+                                   (uint8_t *)counter) != VG_OK;
       assigns \nothing;
-      ensures \result == VG_ERR_ARG;
-    behavior accepted:
-      assumes ctr_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
-                                    (uint8_t *)counter) == VG_OK;
-      ensures \result == VG_OK;
-    complete behaviors;
-    disjoint behaviors;
 */
 static int vg_aes_ctr_stream_init_body(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint8_t counter[16])
 {
@@ -78,15 +73,10 @@ int vg_aes_ctr_stream_init(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint
     return rc;
 }
 
-/*@ behavior rejected:
+/*@ ensures \result == ctr_stream_xor_error{Pre}(s, (uint8_t *)in, out, len);
+    behavior rejected:
       assumes ctr_stream_xor_error(s, (uint8_t *)in, out, len) != VG_OK;
       assigns \nothing;
-      ensures \result == VG_ERR_ARG;
-    behavior accepted:
-      assumes ctr_stream_xor_error(s, (uint8_t *)in, out, len) == VG_OK;
-      ensures \result == VG_OK;
-    complete behaviors;
-    disjoint behaviors;
 */
 static int vg_aes_ctr_stream_xor_body(vg_aes_ctr_stream *s, const uint8_t *in, uint8_t *out, size_t len)
 {
