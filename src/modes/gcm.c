@@ -589,7 +589,60 @@ int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_
 /* ---------------------------------------------------------------------------------------------- */
 /* Streaming                                                                                       */
 
+/*
+ * What the WP proofs (docs/proofs-wp.md) take as given about a stream: stream_of reads the magic and
+ * the key through a cast from the caller's opaque bytes to struct gcm_state, which WP's typed memory
+ * model cannot follow (as for the key, vg_aes_key_state_of). So a usable stream, its phase and the
+ * AAD and data bytes it has taken are named here and related to the state only by stream_of's
+ * (assumed) contract; the argument checks below are proved against these names.
+ */
+/*@ axiomatic VgGcmStream {
+      logic boolean gcm_stream_ready{L}(unsigned char *opaque);
+      logic integer gcm_stream_phase{L}(unsigned char *opaque);
+      logic integer gcm_stream_aad_len{L}(unsigned char *opaque);
+      logic integer gcm_stream_data_len{L}(unsigned char *opaque);
+    }
+    logic boolean gcm_stream_ok{L}(vg_aes_gcm_stream *s) =
+      s != \null && gcm_stream_ready((unsigned char *)s->opaque);
+    // The code each stream call returns before it writes anything, in vg.h's order (VG_OK: accepted).
+    // The room left is computed as C computes it, (uint64_t)(max - taken); while taken <= max, which
+    // stream_init (0) and these checks maintain, that is exactly "taken + len > max".
+    logic integer gcm_stream_init_error(vg_aes_gcm_stream *s, boolean key_ok, uint8_t *nonce,
+                                        integer nonce_len) =
+      (s == \null || !key_ok) ? VG_ERR_ARG :
+      (nonce_len == 0 || nonce_len > GCM_MAX_NONCE) ? VG_ERR_NONCE_LENGTH :
+      nonce == \null ? VG_ERR_ARG :
+      VG_OK;
+    logic integer gcm_stream_aad_error{L}(vg_aes_gcm_stream *s, uint8_t *aad, integer len) =
+      (!gcm_stream_ok(s) || gcm_stream_phase((unsigned char *)s->opaque) != PHASE_AAD) ? VG_ERR_ARG :
+      len > (uint64_t)(GCM_MAX_AAD - gcm_stream_aad_len((unsigned char *)s->opaque)) ? VG_ERR_LENGTH :
+      (len != 0 && aad == \null) ? VG_ERR_ARG :
+      VG_OK;
+    logic integer gcm_stream_data_error{L}(vg_aes_gcm_stream *s, uint8_t *in, integer len, uint8_t *out,
+                                           integer decrypt) =
+      (!gcm_stream_ok(s) ||
+       (gcm_stream_phase((unsigned char *)s->opaque) != PHASE_AAD &&
+        gcm_stream_phase((unsigned char *)s->opaque) != (decrypt != 0 ? PHASE_DECRYPT : PHASE_ENCRYPT))) ?
+        VG_ERR_ARG :
+      len > (uint64_t)(GCM_MAX_DATA - gcm_stream_data_len((unsigned char *)s->opaque)) ? VG_ERR_LENGTH :
+      ((len != 0 && (in == \null || out == \null)) || vg_partial(in, out, len)) ? VG_ERR_ARG :
+      VG_OK;
+    // finish (wrong_phase = PHASE_DECRYPT) and verify (wrong_phase = PHASE_ENCRYPT)
+    logic integer gcm_stream_tag_error{L}(vg_aes_gcm_stream *s, uint8_t *tag, integer tag_len,
+                                          integer wrong_phase) =
+      (!gcm_stream_ok(s) || gcm_stream_phase((unsigned char *)s->opaque) == wrong_phase) ? VG_ERR_ARG :
+      !gcm_tag_len_ok(tag_len) ? VG_ERR_TAG_LENGTH :
+      tag == \null ? VG_ERR_ARG :
+      VG_OK;
+*/
+
 /* The state of a usable stream (initialised, not finished, its key still set up), else NULL. */
+/*@ assigns \nothing;
+    ensures \result == \null <==> !gcm_stream_ok(s);
+    ensures \result != \null ==> \result->phase == gcm_stream_phase((unsigned char *)s->opaque) &&
+                                 \result->aad_len == gcm_stream_aad_len((unsigned char *)s->opaque) &&
+                                 \result->data_len == gcm_stream_data_len((unsigned char *)s->opaque);
+*/
 static struct gcm_state *stream_of(vg_aes_gcm_stream *s)
 {
     if (!s) return NULL;
@@ -599,6 +652,13 @@ static struct gcm_state *stream_of(vg_aes_gcm_stream *s)
     return st;
 }
 
+/*@ ensures \result == \old(gcm_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
+                                    (uint8_t *)nonce, nonce_len));
+    behavior rejected:
+      assumes gcm_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
+                                    (uint8_t *)nonce, nonce_len) != VG_OK;
+      assigns \nothing;
+*/
 static int vg_aes_gcm_stream_init_body(vg_aes_gcm_stream *s, const vg_aes_gcm_key *k, const uint8_t *nonce,
                            size_t nonce_len)
 {
@@ -622,6 +682,11 @@ int vg_aes_gcm_stream_init(vg_aes_gcm_stream *s, const vg_aes_gcm_key *k, const 
     return rc;
 }
 
+/*@ ensures \result == gcm_stream_aad_error{Pre}(s, (uint8_t *)aad, len);
+    behavior rejected:
+      assumes gcm_stream_aad_error(s, (uint8_t *)aad, len) != VG_OK;
+      assigns \nothing;
+*/
 static int vg_aes_gcm_stream_aad_body(vg_aes_gcm_stream *s, const uint8_t *aad, size_t len)
 {
     struct gcm_state *st = stream_of(s);
@@ -640,6 +705,11 @@ int vg_aes_gcm_stream_aad(vg_aes_gcm_stream *s, const uint8_t *aad, size_t len)
     return rc;
 }
 
+/*@ ensures \result == gcm_stream_data_error{Pre}(s, (uint8_t *)in, len, out, decrypt);
+    behavior rejected:
+      assumes gcm_stream_data_error(s, (uint8_t *)in, len, out, decrypt) != VG_OK;
+      assigns \nothing;
+*/
 static int stream_data(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out, int decrypt)
 {
     struct gcm_state *st = stream_of(s);
@@ -652,6 +722,11 @@ static int stream_data(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint
     return VG_OK;
 }
 
+/*@ ensures \result == gcm_stream_data_error{Pre}(s, (uint8_t *)in, len, out, 0);
+    behavior rejected:
+      assumes gcm_stream_data_error(s, (uint8_t *)in, len, out, 0) != VG_OK;
+      assigns \nothing;
+*/
 static int vg_aes_gcm_stream_encrypt_body(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
 {
     return stream_data(s, in, len, out, 0);
@@ -665,6 +740,11 @@ int vg_aes_gcm_stream_encrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t le
     return rc;
 }
 
+/*@ ensures \result == gcm_stream_data_error{Pre}(s, (uint8_t *)in, len, out, 1);
+    behavior rejected:
+      assumes gcm_stream_data_error(s, (uint8_t *)in, len, out, 1) != VG_OK;
+      assigns \nothing;
+*/
 static int vg_aes_gcm_stream_decrypt_body(vg_aes_gcm_stream *s, const uint8_t *in, size_t len, uint8_t *out)
 {
     return stream_data(s, in, len, out, 1);
@@ -678,6 +758,11 @@ int vg_aes_gcm_stream_decrypt(vg_aes_gcm_stream *s, const uint8_t *in, size_t le
     return rc;
 }
 
+/*@ ensures \result == gcm_stream_tag_error{Pre}(s, (uint8_t *)tag, tag_len, PHASE_DECRYPT);
+    behavior rejected:
+      assumes gcm_stream_tag_error(s, (uint8_t *)tag, tag_len, PHASE_DECRYPT) != VG_OK;
+      assigns \nothing;
+*/
 static int vg_aes_gcm_stream_finish_body(vg_aes_gcm_stream *s, uint8_t *tag, size_t tag_len)
 {
     struct gcm_state *st = stream_of(s);
@@ -700,6 +785,14 @@ int vg_aes_gcm_stream_finish(vg_aes_gcm_stream *s, uint8_t *tag, size_t tag_len)
     return rc;
 }
 
+/*@ // accepted calls return the verdict (VG_OK or VG_ERR_AUTH)
+    ensures \result == gcm_stream_tag_error{Pre}(s, (uint8_t *)tag, tag_len, PHASE_ENCRYPT) ||
+            (gcm_stream_tag_error{Pre}(s, (uint8_t *)tag, tag_len, PHASE_ENCRYPT) == VG_OK &&
+             \result == VG_ERR_AUTH);
+    behavior rejected:
+      assumes gcm_stream_tag_error(s, (uint8_t *)tag, tag_len, PHASE_ENCRYPT) != VG_OK;
+      assigns \nothing;
+*/
 static int vg_aes_gcm_stream_verify_body(vg_aes_gcm_stream *s, const uint8_t *tag, size_t tag_len)
 {
     struct gcm_state *st = stream_of(s);
