@@ -57,6 +57,7 @@ VG_AESNI_INLINE __m128i encrypt8_hash8(const struct aesni_round_keys *rk, const 
         __m128i x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(hash_in + 16 * j)), bswap);
         if (j == 0) x = _mm_xor_si128(x, acc);
         aesni_gf_mul_add(&s, x, hp->pow[7 - j], hp->kara[7 - j]);
+        AESNI_PIN3(s.lo, s.hi, s.mid); /* aesni.h: seal and open 16 KiB +7% / +2.5% */
     }
     acc = aesni_gf_reduce(&s);
     for (unsigned r = 9; r < rk->rounds; r++) {

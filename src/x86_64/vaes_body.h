@@ -292,22 +292,13 @@ VV_INLINE void VV_NAME(gf_zero)(struct VV_NAME(gf_sum) *s)
     s->mid = vv_zero();
 }
 
-/* VV_PIN3: an empty asm that takes the three running sums in registers and gives them back. It
-   changes no value; it stops gcc from reassociating the fused loop's GHASH sums, which it otherwise
-   did by computing all of a group's 24 products ahead of the AES rounds and spilling them to the
-   stack (24 zmm stores and loads per 32 blocks, and the products no longer spread across the rounds).
-   With it, each vector's three products are folded in as the source orders them, between two AES
-   rounds. Seal only (encrypt_hash_group's pin): vaes512 AES-128-GCM seal 16 KiB +4-6%, AES-256 +4%;
-   open, whose ciphertext is there from the start, gained nothing at 16 KiB and lost ~5% at 1 KiB
-   (docs/speed-x86_64.md). MemorySanitizer counts an asm's outputs as initialised, which would hide
-   the sums' taint from the constant-time check (ct_valgrind under MSan, tests/ct_msan.cmake), so
-   under MSan it is nothing: the same arithmetic, scheduled by the compiler. */
-#if defined(__has_feature)
-#if __has_feature(memory_sanitizer)
-#define VV_PIN_OFF 1
-#endif
-#endif
-#ifdef VV_PIN_OFF
+/* VV_PIN3: aesni.h's pin (AESNI_PIN3) for vectors of any width (zmm16-31 included). Here gcc computed
+   all of a 32-block group's 24 products ahead of the AES rounds and spilled them (24 zmm stores and
+   loads per group); pinned, each vector's three products are folded in between two AES rounds as the
+   source orders them. Seal only (encrypt_hash_group's pin): vaes512 AES-128-GCM seal 16 KiB +4-6%,
+   AES-256 +4%; open, whose ciphertext is there from the start, gained nothing at 16 KiB and lost ~5%
+   at 1 KiB (docs/speed-x86_64.md). */
+#ifdef VG_X86_NO_PIN
 #define VV_PIN3(a, b, c) ((void)0)
 #else
 #define VV_PIN3(a, b, c) __asm__("" : "+v"(a), "+v"(b), "+v"(c))
