@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""loop-bound.py — how fast could a kernel's main loop run with the instructions it has?
+
+Takes the main loop of a function in the library's x86-64 objects (of the loops that end in a
+backward jump, the one with the most vaesenc and vpclmulqdq on its path), follows the path one key
+size takes through it (the `cmp $rounds` tests the kernels make per key size), and rewrites that path with every data dependency removed: the
+same instructions, in the same order, each writing the next of 24 rotating registers and reading
+registers written 12 instructions earlier, memory operands turned into loads from (and stores to) a
+small buffer in L1. Run back to back, that loop shows the machine's throughput for this instruction
+mix: what the vector pipes (AES on two, the carry-less multiplier on one, everything else spread over
+four) allow, whatever the schedule. The real kernel has its dependencies besides, and the call its
+set-up and tail, so it runs slower (86-95% of that rate on the development machine).
+
+It then times, in the same process and alternating (thread CPU time, median of the rounds), the
+dependency-free loop and the real one-shot call (vg_aes_gcm_seal / open of --size bytes on --impl), and
+prints both as GB/s of message and their ratio.
+
+    bench/x86/loop-bound.py BUILD_DIR [--func vaes512_gcm_seal_short] [--key-bits 128] [--size 16384]
+
+BUILD_DIR is a Release build of the library (libvg.a and the object files; `make speed` makes one in
+build/). Needs gcc, objdump, an AVX-512 + VAES + VPCLMULQDQ CPU; the kernel must be VEX/EVEX code (vaes512,
+vaes256; not aesni, which is built as legacy SSE). docs/speed-x86_64.md has the results.
+"""
+import argparse
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+ap.add_argument("build")
+ap.add_argument("--func", default="vaes512_gcm_seal_short")
+ap.add_argument("--key-bits", type=int, default=128, choices=(128, 192, 256))
+ap.add_argument("--size", type=int, default=16384)
+ap.add_argument("--impl", default="vaes512")
+ap.add_argument("--rounds", type=int, default=15)
+ap.add_argument("--bytes-per-trip", type=int, help="message bytes one trip of the loop handles "
+                "(default: the implementation's group, 512 vaes512, 256 vaes256, 128 aesni)")
+ap.add_argument("--show", action="store_true", help="print the path's instructions")
+args = ap.parse_args()
+rounds = {128: 10, 192: 12, 256: 14}[args.key_bits]
+here = os.path.dirname(os.path.abspath(__file__))
+src = os.path.abspath(os.path.join(here, "..", ".."))
+
+unit = args.func.split("_")[0]  # vaes512 / vaes256 / aesni
+objs = glob.glob(os.path.join(args.build, "**", unit + ".c.o"), recursive=True)
+if not objs and unit == "aesni":
+    objs = glob.glob(os.path.join(args.build, "**", "aesni_gcm.c.o"), recursive=True)
+if not objs:
+    sys.exit(f"loop-bound: no object for {unit} under {args.build}")
+dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", objs[0]], check=True,
+                     capture_output=True, text=True).stdout
+
+# the function's instructions: address -> (mnemonic, operands)
+insns, order, infunc = {}, [], False
+for line in dis.splitlines():
+    m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+    if m:
+        infunc = m.group(1) == args.func
+        continue
+    m = re.match(r"^\s+([0-9a-f]+):\s+(\S+)\s*(.*?)\s*(#.*)?$", line)
+    if infunc and m:
+        a = int(m.group(1), 16)
+        ops = re.sub(r"\s*<.*>$", "", m.group(3))
+        insns[a] = (m.group(2), ops)
+        order.append(a)
+if not order:
+    sys.exit(f"loop-bound: {args.func} not found in {objs[0]}")
+nxt = {a: order[i + 1] for i, a in enumerate(order[:-1])}
+
+cond = {"je": lambda r, i: r == i, "jne": lambda r, i: r != i, "jbe": lambda r, i: r <= i,
+        "jb": lambda r, i: r < i, "ja": lambda r, i: r > i, "jae": lambda r, i: r >= i}
+
+
+def trip(head, tail):
+    """The vector instructions of one trip from head to the backward jump at tail, with the key size's
+    branches taken as the kernel takes them (other conditional jumps fall through); None if the walk
+    leaves [head, tail] or meets an indirect jump."""
+    path, a, last_cmp, steps = [], head, None, 0
+    while a != tail:
+        steps += 1
+        if not head <= a <= tail or steps > 20000:  # left the loop, or an inner loop
+            return None
+        mn, ops = insns[a]
+        if mn == "cmp":
+            m = re.fullmatch(r"\$0x([0-9a-f]+),%\w+", ops)
+            last_cmp = int(m.group(1), 16) if m and 8 <= int(m.group(1), 16) <= 14 else None
+        elif mn.startswith("j") or mn == "notrack":
+            if not re.fullmatch(r"[0-9a-f]+", ops):
+                return None
+            if mn == "jmp" or (mn in cond and last_cmp is not None and cond[mn](rounds, last_cmp)):
+                a = int(ops, 16)
+                continue
+        elif mn.startswith(("call", "ret")):
+            return None
+        elif re.search(r"%[xyz]mm", ops):
+            path.append((mn, ops))
+        a = nxt[a]
+    return path
+
+
+# the main loop: of the loops (backward jumps) whose trip stays inside them, the one with the most
+# vaesenc and vpclmulqdq on its path
+best = None
+for a in order:
+    mn, ops = insns[a]
+    if mn.startswith("j") and re.fullmatch(r"[0-9a-f]+", ops) and int(ops, 16) < a:
+        t = trip(int(ops, 16), a)
+        if t is None:
+            continue
+        n = sum(1 for m, _ in t if m.lstrip("v").startswith(("aesenc", "pclmul")))
+        if best is None or n > best[0]:
+            best = (n, int(ops, 16), a, t)
+if best is None or not any(m.lstrip("v").startswith("pclmul") for m, _ in best[3]):
+    sys.exit("loop-bound: no loop with carry-less multiplies in " + args.func + " (the loop may sit in a\n"
+             "function it calls: aesni_gcm_seal_short hands whole groups to aesni_gcm_seal_blocks)")
+_, head, tail, path = best
+
+# the path without dependencies
+def split_ops(ops):
+    out, depth, cur = [], 0, ""
+    for ch in ops:
+        if ch == "(":
+            depth += 1
+        if ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur] if cur else out
+
+# VEX-only forms cannot name xmm16-31; their EVEX twins do the same work
+evex = {"vpxor": "vpxord", "vpand": "vpandd", "vpor": "vpord", "vpandn": "vpandnd", "vmovdqa": "vmovdqa64",
+        "vmovdqu": "vmovdqu64", "vextracti128": "vextracti32x4", "vinserti128": "vinserti32x4"}
+# Legacy-SSE code (aesni is built without AVX) is two-operand: every instruction reads its
+# destination, so no renaming removes the chains, and its register copies vanish at rename. The
+# measure is for three-operand (VEX/EVEX) code only.
+if any(not mn.startswith("v") for mn, _ in path):
+    sys.exit(f"loop-bound: {args.func} is legacy-SSE (two-operand) code; this measure is for VEX/EVEX kernels")
+pool, c0 = 24, 24
+asm, p = [], 0
+for mn, ops in path:
+    mn = evex.get(mn, mn)
+    parts = split_ops(ops)
+    d, s = p % pool, (p + pool // 2) % pool
+    p += 1
+    new, used_src = [], False
+    for i, o in enumerate(parts):
+        last = i == len(parts) - 1
+        r = re.fullmatch(r"%([xyz])mm(\d+)", o)
+        if r:
+            w = r.group(1)
+            if last:
+                new.append(f"%{w}mm{d}")
+            elif not used_src:
+                new.append(f"%{w}mm{s}")
+                used_src = True
+            else:
+                new.append(f"%{w}mm{c0}")
+        elif "(" in o:
+            off = 64 * (p % 16)
+            if last:
+                new.append(f"{64 * (p % 8)}(%rdi)")
+            else:
+                new.append(f"{off}(%rsi)")
+        else:
+            new.append(o)
+    asm.append(f"  {mn} {','.join(new)}")
+
+per_trip = args.bytes_per_trip or {"vaes512": 512, "vaes256": 256, "aesni": 128}.get(unit, 0)
+if per_trip <= 0:
+    sys.exit("loop-bound: give --bytes-per-trip")
+counts = collections.Counter(mn for mn, _ in path)
+print(f"{args.func}, AES-{args.key_bits} path of its main loop ({head:#x}..{tail:#x}): "
+      f"{len(path)} vector instructions per trip of {per_trip} message bytes")
+print("  " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+if args.show:
+    print("\n".join(f"    {mn} {ops}" for mn, ops in path))
+
+tmp = tempfile.mkdtemp(prefix="loop-bound-")
+with open(os.path.join(tmp, "mix.S"), "w") as f:
+    f.write('  .section .note.GNU-stack,"",@progbits\n  .text\n  .globl mixloop\nmixloop:\n1:\n')
+    f.write("\n".join(asm))
+    f.write("\n  dec %rdx\n  jnz 1b\n  vzeroupper\n  ret\n")
+decrypt = "open" in args.func
+with open(os.path.join(tmp, "main.c"), "w") as f:
+    f.write(r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "vg.h"
+void mixloop(void *out, const void *in, long trips);
+static _Alignas(64) unsigned char mix_out[1024], mix_in[2048];
+static double now(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
+int main(int argc, char **argv)
+{
+    size_t size = strtoul(argv[1], 0, 10), per_trip = strtoul(argv[2], 0, 10);
+    int rounds = atoi(argv[3]), key_len = atoi(argv[4]), decrypt = atoi(argv[5]);
+    if (vg_impl_select(argv[6]) != 0) { fprintf(stderr, "no implementation %s here\n", argv[6]); return 2; }
+    static vg_aes_gcm_key k;
+    uint8_t key[32] = {1}, nonce[12] = {2}, tag[16];
+    unsigned char *in = aligned_alloc(64, size + 64), *out = aligned_alloc(64, size + 64);
+    memset(in, 0x5a, size);
+    if (vg_aes_gcm_init(&k, key, (size_t)key_len) != 0) return 2;
+    vg_aes_gcm_seal(&k, nonce, 12, 0, 0, in, size, out, tag, 16);
+    if (decrypt) memcpy(in, out, size);
+    double mix[64], vg[64];
+    long trips = 100000, calls = (long)(64u << 20) / (long)size + 100; /* ~5 ms each */
+    for (int r = 0; r < rounds; r++) {
+        double t0 = now();
+        mixloop(mix_out, mix_in, trips);
+        double t1 = now();
+        for (long i = 0; i < calls; i++) {
+            int rc = decrypt ? vg_aes_gcm_open(&k, nonce, 12, 0, 0, in, size, tag, 16, out)
+                             : vg_aes_gcm_seal(&k, nonce, 12, 0, 0, in, size, out, tag, 16);
+            if (rc != 0) { fprintf(stderr, "vg call failed: %d\n", rc); return 1; }
+        }
+        double t2 = now();
+        mix[r] = (double)trips * per_trip / (t1 - t0) / 1e9;
+        vg[r] = (double)calls * size / (t2 - t1) / 1e9;
+    }
+    qsort(mix, rounds, sizeof mix[0], cmp);
+    qsort(vg, rounds, sizeof vg[0], cmp);
+    printf("dependency-free loop: %.2f GB/s; vg %s %zu B on %s: %.2f GB/s = %.0f%% of it (medians of %d rounds)\n",
+           mix[rounds / 2], decrypt ? "open" : "seal", size, argv[6], vg[rounds / 2], 100 * vg[rounds / 2] / mix[rounds / 2], rounds);
+    return 0;
+}
+""")
+exe = os.path.join(tmp, "loop-bound")
+subprocess.run(["gcc", "-O2", "-o", exe, "-I", os.path.join(src, "include"), os.path.join(tmp, "main.c"),
+                os.path.join(tmp, "mix.S"), os.path.join(args.build, "libvg.a"), "-lpthread"], check=True)
+subprocess.run([exe, str(args.size), str(per_trip), str(args.rounds), str(args.key_bits // 8),
+                "1" if decrypt else "0", args.impl], check=True)
