@@ -51,8 +51,9 @@ for name in "${names[@]}"; do
     summary=$(sed -n '/ANALYSIS SUMMARY/,$p' "$log")
     alarms=$(printf '%s\n' "$summary" | sed -n 's/^ *\([0-9][0-9]*\) alarms\{0,1\} generated.*/\1/p')
     # Unknown statuses are allowed for one kind of property only: the WP annotations in src/
-    # (postconditions, loop invariants, assertions of the contracts docs/proofs-wp.md lists), which Eva
-    # cannot evaluate (ACSL logic functions) and WP proves; see wp_postconditions.py. Every other
+    # (postconditions, loop invariants, assertions of the functions proofs/wp/run.sh proves, and of the
+    # assumed contracts docs/proofs-wp.md lists), which Eva cannot evaluate (ACSL logic functions);
+    # see wp_postconditions.py, which names on stderr any other it meets. Every other
     # non-valid status (the kernel contracts, libc preconditions, any precondition at all) still fails,
     # and so does any invalid status and any run-time-error alarm.
     wp_only=$(python3 "$here/wp_postconditions.py" "$log")
@@ -73,7 +74,7 @@ for name in "${names[@]}"; do
         fail=1
     else
         note="all reached properties valid"
-        [ "$wp_only" = yes ] && note="all reached properties valid except the WP annotations of src/ (unknown to Eva, proved by WP)"
+        [ "$wp_only" = yes ] && note="all reached properties valid except the WP annotations of src/ (unknown to Eva; proved by WP, or an assumed contract of docs/proofs-wp.md)"
         echo "ok   $name: 0 alarms, $note; $stmts; $(tail -1 "$log" | sed 's/.*finished in //')"
     fi
 done
