@@ -38,17 +38,15 @@ ap.add_argument("--size", type=int, default=16384)
 ap.add_argument("--impl", default="vaes512")
 ap.add_argument("--rounds", type=int, default=15)
 ap.add_argument("--bytes-per-trip", type=int, help="message bytes one trip of the loop handles "
-                "(default: the implementation's group, 512 vaes512, 256 vaes256, 128 aesni)")
+                "(default: the implementation's group, 512 vaes512, 256 vaes256)")
 ap.add_argument("--show", action="store_true", help="print the path's instructions")
 args = ap.parse_args()
 rounds = {128: 10, 192: 12, 256: 14}[args.key_bits]
 here = os.path.dirname(os.path.abspath(__file__))
 src = os.path.abspath(os.path.join(here, "..", ".."))
 
-unit = args.func.split("_")[0]  # vaes512 / vaes256 / aesni
+unit = args.func.split("_")[0]  # vaes512 / vaes256
 objs = glob.glob(os.path.join(args.build, "**", unit + ".c.o"), recursive=True)
-if not objs and unit == "aesni":
-    objs = glob.glob(os.path.join(args.build, "**", "aesni_gcm.c.o"), recursive=True)
 if not objs:
     sys.exit(f"loop-bound: no object for {unit} under {args.build}")
 dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", objs[0]], check=True,
@@ -115,9 +113,9 @@ for a in order:
         if best is None or n > best[0]:
             best = (n, int(ops, 16), a, t)
 if best is None or not any(m.lstrip("v").startswith("pclmul") for m, _ in best[3]):
-    sys.exit("loop-bound: no loop with carry-less multiplies in " + args.func + " (the loop may sit in a\n"
-             "function it calls: aesni_gcm_seal_short hands whole groups to aesni_gcm_seal_blocks)")
+    sys.exit("loop-bound: no loop with carry-less multiplies in " + args.func)
 _, head, tail, path = best
+
 
 # the path without dependencies
 def split_ops(ops):
@@ -172,7 +170,7 @@ for mn, ops in path:
             new.append(o)
     asm.append(f"  {mn} {','.join(new)}")
 
-per_trip = args.bytes_per_trip or {"vaes512": 512, "vaes256": 256, "aesni": 128}.get(unit, 0)
+per_trip = args.bytes_per_trip or {"vaes512": 512, "vaes256": 256}.get(unit, 0)
 if per_trip <= 0:
     sys.exit("loop-bound: give --bytes-per-trip")
 counts = collections.Counter(mn for mn, _ in path)
