@@ -36,7 +36,7 @@ ap.add_argument("--func", default="vaes512_gcm_seal_short")
 ap.add_argument("--key-bits", type=int, default=128, choices=(128, 192, 256))
 ap.add_argument("--size", type=int, default=16384)
 ap.add_argument("--impl", default="vaes512")
-ap.add_argument("--rounds", type=int, default=15)
+ap.add_argument("--rounds", type=int, default=15, choices=range(1, 65), metavar="1..64")
 ap.add_argument("--bytes-per-trip", type=int, help="message bytes one trip of the loop handles "
                 "(default: the implementation's group, 512 vaes512, 256 vaes256)")
 ap.add_argument("--show", action="store_true", help="print the path's instructions")
@@ -140,12 +140,11 @@ evex = {"vpxor": "vpxord", "vpand": "vpandd", "vpor": "vpord", "vpandn": "vpandn
 # measure is for three-operand (VEX/EVEX) code only.
 if any(not mn.startswith("v") for mn, _ in path):
     sys.exit(f"loop-bound: {args.func} is legacy-SSE (two-operand) code; this measure is for VEX/EVEX kernels")
-pool, c0 = 24, 24
 asm, p = [], 0
 for mn, ops in path:
     mn = evex.get(mn, mn)
     parts = split_ops(ops)
-    d, s = p % pool, (p + pool // 2) % pool
+    d, s = p % 24, (p + 12) % 24  # destinations rotate over zmm0-23; zmm24 is the constant operand
     p += 1
     new, used_src = [], False
     for i, o in enumerate(parts):
@@ -159,13 +158,9 @@ for mn, ops in path:
                 new.append(f"%{w}mm{s}")
                 used_src = True
             else:
-                new.append(f"%{w}mm{c0}")
+                new.append(f"%{w}mm24")
         elif "(" in o:
-            off = 64 * (p % 16)
-            if last:
-                new.append(f"{64 * (p % 8)}(%rdi)")
-            else:
-                new.append(f"{off}(%rsi)")
+            new.append(f"{64 * (p % 8)}(%rdi)" if last else f"{64 * (p % 16)}(%rsi)")
         else:
             new.append(o)
     asm.append(f"  {mn} {','.join(new)}")
@@ -180,7 +175,8 @@ print("  " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
 if args.show:
     print("\n".join(f"    {mn} {ops}" for mn, ops in path))
 
-tmp = tempfile.mkdtemp(prefix="loop-bound-")
+tmpdir = tempfile.TemporaryDirectory(prefix="loop-bound-")
+tmp = tmpdir.name
 with open(os.path.join(tmp, "mix.S"), "w") as f:
     f.write('  .section .note.GNU-stack,"",@progbits\n  .text\n  .globl mixloop\nmixloop:\n1:\n')
     f.write("\n".join(asm))
@@ -205,10 +201,12 @@ int main(int argc, char **argv)
     if (vg_impl_select(argv[6]) != 0) { fprintf(stderr, "no implementation %s here\n", argv[6]); return 2; }
     static vg_aes_gcm_key k;
     uint8_t key[32] = {1}, nonce[12] = {2}, tag[16];
-    unsigned char *in = aligned_alloc(64, size + 64), *out = aligned_alloc(64, size + 64);
+    size_t alloc = (size + 127) / 64 * 64; /* aligned_alloc wants a multiple of the alignment */
+    unsigned char *in = aligned_alloc(64, alloc), *out = aligned_alloc(64, alloc);
+    if (!in || !out) return 2;
     memset(in, 0x5a, size);
     if (vg_aes_gcm_init(&k, key, (size_t)key_len) != 0) return 2;
-    vg_aes_gcm_seal(&k, nonce, 12, 0, 0, in, size, out, tag, 16);
+    if (vg_aes_gcm_seal(&k, nonce, 12, 0, 0, in, size, out, tag, 16) != 0) return 2;
     if (decrypt) memcpy(in, out, size);
     double mix[64], vg[64];
     long trips = 100000, calls = (long)(64u << 20) / (long)size + 100; /* ~5 ms each */
