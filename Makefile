@@ -7,11 +7,11 @@ CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 .PHONY: all speed deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
 
 all:
-	cmake -S . -B build
+	cmake -S . -B build -DVG_WERROR=ON
 	cmake --build build -j$(JOBS)
 
 speed:
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B build -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release
 	cmake --build build -j$(JOBS) --target vg-speed
 	./build/bench/vg-speed $(SPEED_ARGS)
 
@@ -28,28 +28,28 @@ check: fuzz-smoke frama-wp frama-eva test-native test-asan test-msan test-s390x 
 test: check
 
 test-native:
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B build -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release
 	cmake --build build -j$(JOBS)
 	$(CTEST) build
 
 test-asan:
-	CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_SANITIZE=ON -DVG_BUILD_BENCH=OFF
+	CC=clang cmake -S . -B build-asan -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_SANITIZE=ON -DVG_BUILD_BENCH=OFF
 	cmake --build build-asan -j$(JOBS)
 	$(CTEST) build-asan
 
 test-msan:
-	CC=clang cmake -S . -B build-msan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_MSAN=ON -DVG_BUILD_BENCH=OFF
+	CC=clang cmake -S . -B build-msan -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_MSAN=ON -DVG_BUILD_BENCH=OFF
 	cmake --build build-msan -j$(JOBS) --target ct_valgrind
 	$(CTEST) build-msan -R '^ct_msan'
 
 # ppc64le under qemu as a POWER8 (an ISA 3.0 instruction in the power8 path would fail), then the same
 # suite again as a POWER9 (the power9 variant runs there) and a POWER10.
 test-ppc64le:
-	cmake -S . -B build-ppc64le -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-ppc64le.cmake -DVG_BUILD_BENCH=OFF
+	cmake -S . -B build-ppc64le -DVG_WERROR=ON -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-ppc64le.cmake -DVG_BUILD_BENCH=OFF
 	cmake --build build-ppc64le -j$(JOBS)
 	$(CTEST) build-ppc64le
 	for cpu in power9 power10; do \
-	  cmake -S . -B build-ppc64le-$$cpu -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-ppc64le.cmake \
+	  cmake -S . -B build-ppc64le-$$cpu -DVG_WERROR=ON -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-ppc64le.cmake \
 	    -DVG_BUILD_BENCH=OFF -DVG_QEMU_CPU=$$cpu && \
 	  cmake --build build-ppc64le-$$cpu -j$(JOBS) && \
 	  $(CTEST) build-ppc64le-$$cpu || exit 1; \
@@ -63,10 +63,10 @@ insn-ppc64le: test-ppc64le
 # AArch64 under qemu: -cpu max (AES, PMULL, SHA3's EOR3, DIT) and -cpu cortex-a57 (no SHA3, no DIT),
 # so both kernel variants and both DIT paths run, constant-time trace included.
 test-aarch64:
-	cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake -DVG_BUILD_BENCH=OFF
+	cmake -S . -B build-aarch64 -DVG_WERROR=ON -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake -DVG_BUILD_BENCH=OFF
 	cmake --build build-aarch64 -j$(JOBS)
 	$(CTEST) build-aarch64
-	cmake -S . -B build-aarch64-a57 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake \
+	cmake -S . -B build-aarch64-a57 -DVG_WERROR=ON -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake \
 	  -DVG_BUILD_BENCH=OFF -DVG_QEMU_CPU=cortex-a57
 	cmake --build build-aarch64-a57 -j$(JOBS)
 	$(CTEST) build-aarch64-a57
@@ -84,7 +84,7 @@ frama-wp:
 # libFuzzer (clang, ASan + UBSan) differential targets: a 10-second smoke run each in check, long runs
 # with `make fuzz` (FUZZ_SECONDS per target, corpus kept in FUZZ_WORK). See docs/fuzzing.md.
 fuzz-build:
-	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_FUZZ=ON -DBUILD_TESTING=OFF -DVG_BUILD_BENCH=OFF
+	CC=clang cmake -S . -B build-fuzz -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVG_FUZZ=ON -DBUILD_TESTING=OFF -DVG_BUILD_BENCH=OFF
 	cmake --build build-fuzz -j$(JOBS)
 fuzz-smoke: fuzz-build
 	fuzz/smoke.sh build-fuzz 10
@@ -96,14 +96,14 @@ fuzz: fuzz-build
 # First the portable suite built the way Eva reads the code (scalar bitsliced AES, GHASH without
 # __int128), so the analysed variant is also the tested one. See docs/proofs-eva.md.
 frama-eva:
-	cmake -S . -B build-frama-eva-native -DCMAKE_BUILD_TYPE=Release -DVG_BUILD_BENCH=OFF \
+	cmake -S . -B build-frama-eva-native -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DVG_BUILD_BENCH=OFF \
 	  -DCMAKE_C_FLAGS="-DVG_AES_BITSLICED_SCALAR -DVG_GHASH_NO_INT128"
 	cmake --build build-frama-eva-native -j$(JOBS)
 	$(CTEST) build-frama-eva-native -R 'portable$$'
 	EVA_JOBS=$(JOBS) proofs/eva/run.sh build-frama-eva
 
 test-s390x:
-	cmake -S . -B build-s390x -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-s390x.cmake -DVG_BUILD_BENCH=OFF
+	cmake -S . -B build-s390x -DVG_WERROR=ON -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-s390x.cmake -DVG_BUILD_BENCH=OFF
 	cmake --build build-s390x -j$(JOBS)
 	$(CTEST) build-s390x
 

@@ -113,17 +113,15 @@ static int vg_compute(void *state, uint8_t *out, uint8_t *tag)
     case SPEED_KEYSETUP:
         if (vg_impl_select(s->impl) != VG_OK || vg_key_setup(s) != VG_OK) return -1;
         if (j->row->alg == SPEED_AES) {
-            vg_aes_ecb_encrypt(&s->k.aes, j->counter, out, 1);
-            return 0;
+            return vg_aes_ecb_encrypt(&s->k.aes, j->counter, out, 1) == VG_OK ? 0 : -1;
         }
         return vg_seal(s, j->pt, j->len, out, tag);
-    case SPEED_ECB_ENC: vg_aes_ecb_encrypt(&s->k.aes, j->pt, out, nblocks); return 0;
-    case SPEED_ECB_DEC: vg_aes_ecb_decrypt(&s->k.aes, j->pt, out, nblocks); return 0;
+    case SPEED_ECB_ENC: return vg_aes_ecb_encrypt(&s->k.aes, j->pt, out, nblocks) == VG_OK ? 0 : -1;
+    case SPEED_ECB_DEC: return vg_aes_ecb_decrypt(&s->k.aes, j->pt, out, nblocks) == VG_OK ? 0 : -1;
     case SPEED_CTR: {
         uint8_t counter[16];
         memcpy(counter, j->counter, 16);
-        vg_aes_ctr32(&s->k.aes, counter, j->pt, out, nblocks);
-        return 0;
+        return vg_aes_ctr32(&s->k.aes, counter, j->pt, out, nblocks) == VG_OK ? 0 : -1;
     }
     case SPEED_SEAL: return vg_seal(s, j->pt, j->len, out, tag);
     case SPEED_OPEN: return vg_open_msg(s, out);
@@ -144,13 +142,13 @@ static int vg_run(void *state, uint64_t iterations)
         for (uint64_t i = 0; i < iterations; i++) bad |= vg_key_setup(s);
         break;
     case SPEED_ECB_ENC:
-        for (uint64_t i = 0; i < iterations; i++) vg_aes_ecb_encrypt(&s->k.aes, j->pt, s->out, nblocks);
+        for (uint64_t i = 0; i < iterations; i++) bad |= vg_aes_ecb_encrypt(&s->k.aes, j->pt, s->out, nblocks);
         break;
     case SPEED_ECB_DEC:
-        for (uint64_t i = 0; i < iterations; i++) vg_aes_ecb_decrypt(&s->k.aes, j->pt, s->out, nblocks);
+        for (uint64_t i = 0; i < iterations; i++) bad |= vg_aes_ecb_decrypt(&s->k.aes, j->pt, s->out, nblocks);
         break;
     case SPEED_CTR:
-        for (uint64_t i = 0; i < iterations; i++) vg_aes_ctr32(&s->k.aes, s->counter, j->pt, s->out, nblocks);
+        for (uint64_t i = 0; i < iterations; i++) bad |= vg_aes_ctr32(&s->k.aes, s->counter, j->pt, s->out, nblocks);
         break;
     case SPEED_SEAL:
         for (uint64_t i = 0; i < iterations; i++) bad |= vg_seal(s, j->pt, j->len, s->out, s->tag);

@@ -6,7 +6,15 @@
  * compare-and-swap; detection is a pure function of the CPU and the environment, so two threads racing
  * here compute the same answer and either store is right. Availability is probed once per
  * implementation and cached in an atomic int (0 unknown, 1 no, 2 yes) for the same reason.
+ *
+ * VG_IMPL is read with secure_getenv where the C library has it (CMake defines VG_HAVE_SECURE_GETENV):
+ * in a set-uid or set-gid program the environment belongs to the caller, who must not steer which
+ * code handles the program's keys. An unknown or unavailable name is ignored (the library prints
+ * nothing); vg_impl_env_status reports it.
  */
+#if defined(VG_HAVE_SECURE_GETENV) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1 /* secure_getenv */
+#endif
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -72,13 +80,24 @@ static const struct vg_impl *find_available(const char *name)
 
 static _Atomic(const struct vg_impl *) current;
 
+/* VG_IMPL's value, NULL when unset or empty. */
+static const char *impl_env(void)
+{
+#if defined(VG_HAVE_SECURE_GETENV)
+    const char *env = secure_getenv("VG_IMPL");
+#else
+    const char *env = getenv("VG_IMPL");
+#endif
+    return env && env[0] ? env : NULL;
+}
+
 /* The first call's choice (VG_IMPL, else the best available), published once. Kept out of
    vg_current_impl so that the path every later call takes -- one acquire load and a test -- is a
    leaf without a stack frame: with this inlined, GCC saved two registers and built a frame on every
    call (ppc64le: 17 instructions, now 9). */
 static __attribute__((noinline)) const struct vg_impl *choose_impl(void)
 {
-    const char *env = getenv("VG_IMPL");
+    const char *env = impl_env();
     const struct vg_impl *chosen = env ? find_available(env) : NULL;
     if (!chosen) chosen = find_available(NULL);
     const struct vg_impl *expected = NULL;
@@ -102,6 +121,15 @@ int vg_impl_select(const char *name)
     if (!impl) return VG_ERR_UNSUPPORTED;
     atomic_store_explicit(&current, impl, memory_order_release);
     return VG_OK;
+}
+
+int vg_impl_env_status(void)
+{
+    /* the same test choose_impl makes (a pure function of the environment and the CPU), so the
+       answer holds whether or not the first call has happened yet */
+    const char *env = impl_env();
+    if (!env || find_available(env)) return VG_OK;
+    return VG_ERR_UNSUPPORTED;
 }
 
 size_t vg_impl_list(const char **names, size_t max)

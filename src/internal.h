@@ -33,9 +33,9 @@
  * cvc4 cannot connect to arithmetic; these axioms are that connection, and nothing more (one per
  * shift amount the proved code uses). VgBytes states four facts about bitwise operations on
  * bytes, a finite domain: proofs/wp/check_axioms.c checks each over all 2^16 pairs.
- * VgKeys names what the proofs do not look inside: a set-up key (vg_aes_key_state_of reads its magic
- * through a cast WP's typed memory model cannot follow) and partial overlap (vg_partial_overlap
- * compares addresses as integers).
+ * VgKeys names what the proofs do not look inside: a set-up key of a given type (vg_aes_key_state_of
+ * reads its marker through a cast WP's typed memory model cannot follow) and partial overlap
+ * (vg_partial_overlap compares addresses as integers).
  */
 /*@ // 256^k for 0 <= k <= 8 (spelled out: the provers cannot do induction on a recursive definition)
     logic integer vg_pow256(integer k) =
@@ -67,9 +67,10 @@
     }
     lemma vg_or_zero: \forall integer x, y; 0 <= x && 0 <= y ==> ((x | y) == 0 <==> (x == 0 && y == 0));
     axiomatic VgKeys {
-      logic boolean vg_key_ready{L}(unsigned char *opaque);
+      logic boolean vg_key_ready{L}(unsigned char *opaque, integer magic);
       logic integer vg_key_len{L}(unsigned char *opaque);
       logic boolean vg_partial(uint8_t *a, uint8_t *b, integer n);
+      logic boolean vg_overlaps(uint8_t *a, integer an, uint8_t *b, integer bn);
     }
 
     // Big- and little-endian byte strings as numbers.
@@ -82,7 +83,9 @@
 */
 
 /* Bytes each implementation may use for an AES schedule (encryption and, if asked, decryption round
-   keys, in whatever layout it wants) and for a GHASH or POLYVAL key (H and its powers). */
+   keys, in whatever layout it wants) and for a GHASH or POLYVAL key (H and its powers). Both are
+   16-byte aligned (VG_CONTEXT_ALIGN: what malloc gives), never more: a kernel may use 16-byte
+   aligned loads on them, and must use unaligned ones for anything wider. */
 #define VG_SCHED_SIZE 2048
 #define VG_HKEY_SIZE 1024
 
@@ -114,8 +117,8 @@ struct vg_impl {
                          size_t nblocks);
 
     /* GHASH (SP 800-38D §6.4): acc = (acc ^ in[i]) * H for each block, in GCM's bit order.
-       ghash_init stores H (and whatever powers it wants) into hkey (VG_HKEY_SIZE bytes, 64-byte
-       aligned: every caller passes an _Alignas(64) buffer). */
+       ghash_init stores H (and whatever powers it wants) into hkey (VG_HKEY_SIZE bytes, 16-byte
+       aligned: the key states place it so). */
     void (*ghash_init)(void *hkey, const uint8_t h[16]);
     void (*ghash_update)(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
     /* POLYVAL (RFC 8452 §3): acc = (acc ^ in[i]) * H * x^-128, in POLYVAL's bit order. */
@@ -212,8 +215,17 @@ static inline void vg_arch_secret_exit(uint64_t token) { (void)token; }
 /* ---------------------------------------------------------------------------------------------- */
 /* The layout behind the public opaque key types.                                                  */
 
-#define VG_KEY_MAGIC 0x76674b59u /* "vgKY": set last by set-up, checked by every use */
+/* One marker per context type, set last by set-up and checked by every use, so a key of one type
+   passed (by a cast) as another is refused instead of read past its end, and a zeroed or wiped key
+   is refused instead of crashing. The streams have their own (ctr.c, gcm.c). */
+#define VG_MAGIC_AES_KEY 0x76674b41u     /* "vgKA": vg_aes_key */
+#define VG_MAGIC_GCM_KEY 0x76674b47u     /* "vgKG": vg_aes_gcm_key */
+#define VG_MAGIC_SIV_KEY 0x76674b53u     /* "vgKS": vg_aes_gcm_siv_key */
+#define VG_MAGIC_CCM_KEY 0x76674b43u     /* "vgKC": vg_aes_ccm_key */
+#define VG_MAGIC_SIV_MESSAGE 0x76674b4du /* "vgKM": GCM-SIV's per-message key, never a public key */
 
+/* The layout is position-independent (no pointer into itself, no alignment above 16), so a key
+   copied with memcpy to another object of its type is a complete key (vg.h). */
 struct vg_aes_key_state {
     const struct vg_impl *impl;
     uint32_t magic;
@@ -221,30 +233,33 @@ struct vg_aes_key_state {
     uint32_t rounds;
     uint32_t has_decrypt;
     unsigned char pad[64 - sizeof(void *) - 4 * sizeof(uint32_t)];
-    _Alignas(64) unsigned char sched[VG_SCHED_SIZE];
+    _Alignas(16) unsigned char sched[VG_SCHED_SIZE];
 };
 _Static_assert(sizeof(struct vg_aes_key_state) <= VG_AES_KEY_SIZE, "vg_aes_key too small");
 _Static_assert(sizeof(struct vg_aes_key_state) == 64 + VG_SCHED_SIZE, "layout");
+_Static_assert(_Alignof(struct vg_aes_key_state) <= _Alignof(vg_aes_key), "a key must fit its public type's alignment");
 
 struct vg_aes_gcm_key_state {
     struct vg_aes_key_state aes;
-    _Alignas(64) unsigned char hkey[VG_HKEY_SIZE];
+    _Alignas(16) unsigned char hkey[VG_HKEY_SIZE];
 };
 _Static_assert(sizeof(struct vg_aes_gcm_key_state) <= VG_AES_GCM_KEY_SIZE, "vg_aes_gcm_key too small");
+_Static_assert(_Alignof(struct vg_aes_gcm_key_state) <= _Alignof(vg_aes_gcm_key), "alignment");
 
-/* Sets up *st with impl for key (length already checked). */
+/* Sets up *st with impl for key (length already checked); magic is the marker of the key's type. */
 void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
-                      size_t key_len, int want_decrypt) VG_INTERNAL;
+                      size_t key_len, int want_decrypt, uint32_t magic) VG_INTERNAL;
 /* The same for a GCM key through impl->gcm_key_setup (not NULL), which also fills the hkey. */
 void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                           size_t key_len) VG_INTERNAL;
-/* The state behind a public key, or NULL if it was never set up (or was wiped). */
+/* The state behind a public key of the type whose marker is magic, or NULL if it was never set up as
+   that type (or was wiped). */
 /*@ assigns \nothing;
-    ensures \result == \null <==> !(opaque != \null && vg_key_ready((unsigned char *)opaque));
+    ensures \result == \null <==> !(opaque != \null && vg_key_ready((unsigned char *)opaque, magic));
     ensures \result != \null ==> \valid_read(\result);
     ensures \result != \null ==> \result->key_len == vg_key_len((unsigned char *)opaque);
 */
-const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque) VG_INTERNAL;
+const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque, uint32_t magic) VG_INTERNAL;
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers (src/util.c).                                                                           */
@@ -293,6 +308,12 @@ static inline int vg_impl_open_finish(const struct vg_impl *impl, uint8_t *out, 
     ensures n == 0 ==> \result == 0;
 */
 int vg_partial_overlap(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
+/* 1 if [a, a+an) and [b, b+bn) share a byte (an empty range shares none). */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 <==> vg_overlaps(a, an, b, bn) == \true;
+*/
+int vg_overlap(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) VG_INTERNAL;
 
 /*@ assigns \nothing;
     ensures \result == 1 <==> (n == 16 || n == 24 || n == 32);

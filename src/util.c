@@ -1,6 +1,8 @@
 /* util.c — the few helpers every mode needs: error strings, wiping, constant-time comparison. */
 #include "internal.h"
 
+const char *vg_version(void) { return VG_VERSION_STRING; }
+
 const char *vg_strerror(int code)
 {
     switch (code) {
@@ -9,7 +11,7 @@ const char *vg_strerror(int code)
     case VG_ERR_NONCE_LENGTH: return "invalid nonce length";
     case VG_ERR_TAG_LENGTH: return "invalid tag length";
     case VG_ERR_LENGTH: return "message or AAD longer than the mode allows";
-    case VG_ERR_AUTH: return "authentication failed (tag mismatch); output zeroed";
+    case VG_ERR_AUTH: return "authentication failed (tag mismatch)";
     case VG_ERR_ARG: return "invalid argument (NULL with non-zero length, overlapping buffers, or misuse)";
     case VG_ERR_UNSUPPORTED: return "implementation not available on this CPU";
     default: return "unknown error code";
@@ -49,6 +51,13 @@ int vg_partial_overlap(const uint8_t *a, const uint8_t *b, size_t n)
     uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
     if (n == 0 || x == y) return 0;
     return x < y ? y - x < n : x - y < n;
+}
+
+int vg_overlap(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (an == 0 || bn == 0) return 0;
+    return x < y ? y - x < an : x - y < bn;
 }
 
 int vg_open_finish(uint8_t *out, size_t len, int differ)

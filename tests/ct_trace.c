@@ -105,9 +105,9 @@ static void group(enum op op, size_t kl, size_t len)
         if (s >= 0) ct_begin();
         switch (op) {
         case EXPAND: rc = vg_aes_expand_key(&aes_key, key, kl); break;
-        case ECB_ENC: vg_aes_ecb_encrypt(&aes_key, msg, out, len / 16); break;
-        case ECB_DEC: vg_aes_ecb_decrypt(&aes_key, msg, out, len / 16); break;
-        case CTR: vg_aes_ctr32(&aes_key, counter, msg, out, len / 16); break;
+        case ECB_ENC: CHECK(vg_aes_ecb_encrypt(&aes_key, msg, out, len / 16) == VG_OK, "ecb_encrypt"); break;
+        case ECB_DEC: CHECK(vg_aes_ecb_decrypt(&aes_key, msg, out, len / 16) == VG_OK, "ecb_decrypt"); break;
+        case CTR: CHECK(vg_aes_ctr32(&aes_key, counter, msg, out, len / 16) == VG_OK, "ctr32"); break;
         case GCM_INIT: rc = vg_aes_gcm_init(&gcm_key, key, kl); break;
         case GCM_SEAL: rc = vg_aes_gcm_seal(&gcm_key, nonce, nl_gcm, aad, al, msg, len, out, tag, tl); break;
         case GCM_OPEN: rc = vg_aes_gcm_open(&gcm_key, nonce, nl_gcm, aad, al, out, len, tag, tl, back); break;

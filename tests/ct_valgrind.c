@@ -176,7 +176,7 @@ static void ct_aes(size_t key_len)
         /* ECB encrypt */
         spec_aes_ecb_encrypt(key, key_len, pt, want, nb);
         SECRET(pt, nb * 16);
-        vg_aes_ecb_encrypt(&k, pt, got, nb);
+        CHECK(vg_aes_ecb_encrypt(&k, pt, got, nb) == VG_OK, "ecb_encrypt");
         expect_tainted(got, nb * 16, "ecb_encrypt");
         PUBLIC(got, nb * 16);
         PUBLIC(pt, nb * 16);
@@ -185,7 +185,7 @@ static void ct_aes(size_t key_len)
         spec_aes_ecb_decrypt(key, key_len, pt, want, nb);
         memcpy(got, pt, nb * 16);
         SECRET(got, nb * 16);
-        vg_aes_ecb_decrypt(&k, got, got, nb);
+        CHECK(vg_aes_ecb_decrypt(&k, got, got, nb) == VG_OK, "ecb_decrypt");
         PUBLIC(got, nb * 16);
         CHECK_BYTES(got, want, nb * 16, "ecb_decrypt key %zu nblocks %zu", key_len, nb);
         /* CTR32: the counter is secret too (it comes from a nonce), including its written-back value */
@@ -193,7 +193,7 @@ static void ct_aes(size_t key_len)
         spec_aes_ctr32(key, key_len, ctr_want, pt, want, nb);
         SECRET(pt, nb * 16);
         SECRET(ctr, 16);
-        vg_aes_ctr32(&k, ctr, pt, got, nb);
+        CHECK(vg_aes_ctr32(&k, ctr, pt, got, nb) == VG_OK, "ctr32");
         expect_tainted(got, nb * 16, "ctr32");
         PUBLIC(got, nb * 16);
         PUBLIC(ctr, 16);
@@ -211,9 +211,9 @@ static void ct_aes(size_t key_len)
         SECRET(pt, len);
         CHECK(vg_aes_ctr_stream_init(&s, &k, ctr) == VG_OK, "ctr stream init");
         size_t a = len / 3, b = len / 3 + 5 > len ? len : len / 3 + 5;
-        vg_aes_ctr_stream_xor(&s, pt, got, a);
-        vg_aes_ctr_stream_xor(&s, pt + a, got + a, b - a);
-        vg_aes_ctr_stream_xor(&s, pt + b, got + b, len - b);
+        CHECK(vg_aes_ctr_stream_xor(&s, pt, got, a) == VG_OK, "ctr_stream_xor");
+        CHECK(vg_aes_ctr_stream_xor(&s, pt + a, got + a, b - a) == VG_OK, "ctr_stream_xor");
+        CHECK(vg_aes_ctr_stream_xor(&s, pt + b, got + b, len - b) == VG_OK, "ctr_stream_xor");
         vg_aes_ctr_stream_wipe(&s);
         PUBLIC(got, len);
         PUBLIC(pt, len);
@@ -396,11 +396,11 @@ static void ct_aead(enum aead_kind kind, size_t key_len)
             vg_aes_gcm_stream s;
             size_t c1 = len / 2, ca = al / 2;
             secret_inputs(nl, al, pt, len, 1);
-            vg_aes_gcm_stream_init(&s, &k.gcm, nonce, nl);
-            vg_aes_gcm_stream_aad(&s, aad, ca);
-            vg_aes_gcm_stream_aad(&s, aad + ca, al - ca);
-            vg_aes_gcm_stream_encrypt(&s, pt, c1, got);
-            vg_aes_gcm_stream_encrypt(&s, pt + c1, len - c1, got + c1);
+            CHECK(vg_aes_gcm_stream_init(&s, &k.gcm, nonce, nl) == VG_OK, "gcm_stream_init");
+            CHECK(vg_aes_gcm_stream_aad(&s, aad, ca) == VG_OK, "gcm_stream_aad");
+            CHECK(vg_aes_gcm_stream_aad(&s, aad + ca, al - ca) == VG_OK, "gcm_stream_aad");
+            CHECK(vg_aes_gcm_stream_encrypt(&s, pt, c1, got) == VG_OK, "gcm_stream_encrypt");
+            CHECK(vg_aes_gcm_stream_encrypt(&s, pt + c1, len - c1, got + c1) == VG_OK, "gcm_stream_encrypt");
             rc = vg_aes_gcm_stream_finish(&s, tagbuf, tl);
             secret_inputs(nl, al, pt, len, 0);
             PUBLIC(got, len);
@@ -414,10 +414,10 @@ static void ct_aead(enum aead_kind kind, size_t key_len)
                 if (forged) tag[tl - 1] ^= 0x80;
                 secret_inputs(nl, al, want, len, 1);
                 SECRET(tag, tl);
-                vg_aes_gcm_stream_init(&s, &k.gcm, nonce, nl);
-                vg_aes_gcm_stream_aad(&s, aad, al);
-                vg_aes_gcm_stream_decrypt(&s, want, c1, got2);
-                vg_aes_gcm_stream_decrypt(&s, want + c1, len - c1, got2 + c1);
+                CHECK(vg_aes_gcm_stream_init(&s, &k.gcm, nonce, nl) == VG_OK, "gcm_stream_init");
+                CHECK(vg_aes_gcm_stream_aad(&s, aad, al) == VG_OK, "gcm_stream_aad");
+                CHECK(vg_aes_gcm_stream_decrypt(&s, want, c1, got2) == VG_OK, "gcm_stream_decrypt");
+                CHECK(vg_aes_gcm_stream_decrypt(&s, want + c1, len - c1, got2 + c1) == VG_OK, "gcm_stream_decrypt");
                 rc = vg_aes_gcm_stream_verify(&s, tag, tl);
                 secret_inputs(nl, al, want, len, 0);
                 PUBLIC(&rc, sizeof rc);

@@ -790,11 +790,11 @@ static void test_key_keeps_impl(const struct aead *m)
         vgt_rand_bytes(aad, 9);
         vgt_rand_bytes(pt, 100);
         m->spec_seal(key, m->key_lens[ki], nonce, m->nonce_default, aad, 9, pt, 100, want_ct, want_tag, m->tag_lens[0]);
-        vg_impl_select(under_test);
+        CHECK(vg_impl_select(under_test) == VG_OK, "impl_select");
         any_key k;
         m->init(&k, key, m->key_lens[ki]);
         for (size_t i = 0; i < n; i++) {
-            vg_impl_select(names[i]);
+            CHECK(vg_impl_select(names[i]) == VG_OK, "impl_select");
             m->seal(&k, nonce, m->nonce_default, aad, 9, pt, 100, ct, tag, m->tag_lens[0]);
             CHECK_BYTES(ct, want_ct, 100, "%s key from %s used with %s selected", m->name, under_test, names[i]);
             CHECK_BYTES(tag, want_tag, m->tag_lens[0], "%s key from %s used with %s selected: tag", m->name,
@@ -806,7 +806,7 @@ static void test_key_keeps_impl(const struct aead *m)
             CHECK_BYTES(ct, pt, 100, "%s key from %s: open", m->name, names[i]);
         }
     }
-    vg_impl_select(under_test);
+    CHECK(vg_impl_select(under_test) == VG_OK, "impl_select");
 }
 
 int main(int argc, char **argv)

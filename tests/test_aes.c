@@ -87,9 +87,11 @@ static void one_call(enum op op, size_t key_len, size_t nblocks, size_t in_off, 
     memcpy(in_place ? out : in, msg, len);
     if (in_place) in = out;
 
-    if (op == OP_ENC) vg_aes_ecb_encrypt(&k, in, out, nblocks);
-    else if (op == OP_DEC) vg_aes_ecb_decrypt(&k, in, out, nblocks);
-    else vg_aes_ctr32(&k, ctr, in, out, nblocks);
+    int rc;
+    if (op == OP_ENC) rc = vg_aes_ecb_encrypt(&k, in, out, nblocks);
+    else if (op == OP_DEC) rc = vg_aes_ecb_decrypt(&k, in, out, nblocks);
+    else rc = vg_aes_ctr32(&k, ctr, in, out, nblocks);
+    CHECK(rc == VG_OK, "%s nblocks=%zu returned %d", op_name[op], nblocks, rc);
 
     CHECK_BYTES(out, want, len, "%s key=%zu nblocks=%zu in+%zu out+%zu%s", op_name[op], key_len, nblocks, in_off,
                 out_off, in_place ? " in place" : "");
@@ -151,11 +153,11 @@ static void test_counter_wrap(void)
             vgt_rand_bytes(msg, n * 16);
 
             vg_aes_key k;
-            vg_aes_expand_key(&k, key, key_len);
+            CHECK(vg_aes_expand_key(&k, key, key_len) == VG_OK, "expand_key");
             memset(out_arena, GUARD_BYTE, sizeof out_arena);
             uint8_t *out = out_arena + GUARD;
             memcpy(ctr, ctr0, 16);
-            vg_aes_ctr32(&k, ctr, msg, out, n);
+            CHECK(vg_aes_ctr32(&k, ctr, msg, out, n) == VG_OK, "ctr32 wrap");
             check_out_guards(out, n * 16, "ctr32 wrap", n);
 
             for (size_t i = 0; i < n; i++) {
@@ -184,8 +186,8 @@ static void test_counter_wrap(void)
         memcpy(sc, ctr0, 16);
         spec_aes_ctr32(key_b, 16, sc, want, want, n);
         vg_aes_key k;
-        vg_aes_expand_key(&k, key_b, 16);
-        vg_aes_ctr32(&k, ctr, msg, msg, n);
+        CHECK(vg_aes_expand_key(&k, key_b, 16) == VG_OK, "expand_key");
+        CHECK(vg_aes_ctr32(&k, ctr, msg, msg, n) == VG_OK, "ctr32 in place");
         CHECK_BYTES(msg, want, n * 16, "ctr32 from ffff..ff nblocks=%zu in place", n);
         memset(expect_ctr, 0xFF, 12);
         vg_store32_be(expect_ctr + 12, (uint32_t)(n - 1));
@@ -196,17 +198,18 @@ static void test_counter_wrap(void)
     {
         uint8_t key_b[16] = {1};
         vg_aes_key k;
-        vg_aes_expand_key(&k, key_b, 16);
+        CHECK(vg_aes_expand_key(&k, key_b, 16) == VG_OK, "expand_key");
         vgt_rand_bytes(ctr0, 16);
         memcpy(ctr, ctr0, 16);
         memset(out_arena, GUARD_BYTE, sizeof out_arena);
-        vg_aes_ctr32(&k, ctr, msg, out_arena + GUARD, 0);
+        CHECK(vg_aes_ctr32(&k, ctr, msg, out_arena + GUARD, 0) == VG_OK, "ctr32 nblocks=0 is VG_OK");
         CHECK_BYTES(ctr, ctr0, 16, "ctr32 nblocks=0 changed the counter");
         CHECK(is_guard(out_arena, sizeof out_arena), "ctr32 nblocks=0 wrote");
-        vg_aes_ctr32(&k, ctr, NULL, NULL, 0);
+        CHECK(vg_aes_ctr32(&k, ctr, NULL, NULL, 0) == VG_OK, "ctr32 nblocks=0 NULL buffers is VG_OK");
         CHECK_BYTES(ctr, ctr0, 16, "ctr32 nblocks=0 NULL buffers changed the counter");
-        vg_aes_ecb_encrypt(&k, NULL, NULL, 0);
-        vg_aes_ecb_decrypt(&k, NULL, NULL, 0);
+        CHECK(vg_aes_ecb_encrypt(&k, NULL, NULL, 0) == VG_OK, "ecb_encrypt nblocks=0 is VG_OK");
+        CHECK(vg_aes_ecb_decrypt(&k, NULL, NULL, 0) == VG_OK, "ecb_decrypt nblocks=0 is VG_OK");
+        CHECK(vg_aes_ctr32(&k, NULL, NULL, NULL, 0) == VG_ERR_ARG, "ctr32 NULL counter, nblocks=0");
     }
 }
 
@@ -244,46 +247,46 @@ static void test_key_setup(void)
     memcpy(saved, &k, sizeof k);
     CHECK(vg_aes_expand_key(&k, key + 1, 31) == VG_ERR_KEY_LENGTH, "re-key 31");
     CHECK(memcmp(saved, &k, sizeof k) == 0, "failed re-key touched the key");
-    vg_aes_ecb_encrypt(&k, blk, got, 1);
+    CHECK(vg_aes_ecb_encrypt(&k, blk, got, 1) == VG_OK, "ecb");
     spec_aes_encrypt_block(key, 32, blk, exp);
     CHECK_BYTES(got, exp, 16, "key after failed re-key");
     CHECK(vg_aes_expand_key(&k, key + 7, 16) == VG_OK, "re-key 16");
-    vg_aes_ecb_encrypt(&k, blk, got, 1);
+    CHECK(vg_aes_ecb_encrypt(&k, blk, got, 1) == VG_OK, "ecb");
     spec_aes_encrypt_block(key + 7, 16, blk, exp);
     CHECK_BYTES(got, exp, 16, "key after re-key 32 -> 16");
-    vg_aes_ecb_decrypt(&k, exp, got, 1);
+    CHECK(vg_aes_ecb_decrypt(&k, exp, got, 1) == VG_OK, "ecb decrypt");
     CHECK_BYTES(got, blk, 16, "decrypt after re-key 32 -> 16");
 
     /* A key expanded from a key buffer that is then overwritten does not depend on the buffer. */
     uint8_t kb[24];
     vgt_rand_bytes(kb, 24);
     spec_aes_encrypt_block(kb, 24, blk, exp);
-    vg_aes_expand_key(&k, kb, 24);
+    CHECK(vg_aes_expand_key(&k, kb, 24) == VG_OK, "expand_key 24");
     memset(kb, 0, sizeof kb);
-    vg_aes_ecb_encrypt(&k, blk, got, 1);
+    CHECK(vg_aes_ecb_encrypt(&k, blk, got, 1) == VG_OK, "ecb");
     CHECK_BYTES(got, exp, 16, "key independent of the caller's key buffer");
 
     /* Wipe zeroes every byte; the wiped key is refused (nothing written). */
     vg_aes_key_wipe(&k);
     CHECK(vgt_all_zero((const uint8_t *)&k, sizeof k), "vg_aes_key_wipe left non-zero bytes");
     memset(got, 0x77, 16);
-    vg_aes_ecb_encrypt(&k, blk, got, 1);
+    CHECK(vg_aes_ecb_encrypt(&k, blk, got, 1) == VG_ERR_ARG, "ECB with a wiped key is VG_ERR_ARG");
     CHECK(got[0] == 0x77 && got[15] == 0x77, "ECB with a wiped key wrote");
     vg_aes_key_wipe(NULL);
     CHECK(1, "vg_aes_key_wipe(NULL) returned");
 }
 
-/* The void functions must do nothing for every misuse: out (the whole arena) and counter untouched. */
+/* Every misuse is VG_ERR_ARG with nothing written: out (the whole arena) and counter untouched. */
 static void test_void_misuse(void)
 {
     uint8_t key[16], ctr0[16], ctr[16];
     vgt_rand_bytes(key, 16);
     vgt_rand_bytes(ctr0, 16);
     vg_aes_key good, zeroed, garbage, wiped;
-    vg_aes_expand_key(&good, key, 16);
+    CHECK(vg_aes_expand_key(&good, key, 16) == VG_OK, "expand_key");
     memset(&zeroed, 0, sizeof zeroed);
     vgt_rand_bytes((uint8_t *)&garbage, sizeof garbage);
-    vg_aes_expand_key(&wiped, key, 16);
+    CHECK(vg_aes_expand_key(&wiped, key, 16) == VG_OK, "expand_key");
     vg_aes_key_wipe(&wiped);
     const vg_aes_key *bad_keys[4] = {NULL, &zeroed, &garbage, &wiped};
     static const char *bad_key_name[4] = {"NULL", "zeroed", "garbage", "wiped"};
@@ -294,9 +297,11 @@ static void test_void_misuse(void)
         for (int op = 0; op < 3; op++) {
             memset(out_arena, GUARD_BYTE, sizeof out_arena);
             memcpy(ctr, ctr0, 16);
-            if (op == OP_ENC) vg_aes_ecb_encrypt(bad_keys[b], in, out, 4);
-            else if (op == OP_DEC) vg_aes_ecb_decrypt(bad_keys[b], in, out, 4);
-            else vg_aes_ctr32(bad_keys[b], ctr, in, out, 4);
+            int rc;
+            if (op == OP_ENC) rc = vg_aes_ecb_encrypt(bad_keys[b], in, out, 4);
+            else if (op == OP_DEC) rc = vg_aes_ecb_decrypt(bad_keys[b], in, out, 4);
+            else rc = vg_aes_ctr32(bad_keys[b], ctr, in, out, 4);
+            CHECK(rc == VG_ERR_ARG, "%s with %s key returned %d", op_name[op], bad_key_name[b], rc);
             CHECK(is_guard(out_arena, sizeof out_arena), "%s with %s key wrote", op_name[op], bad_key_name[b]);
             CHECK_BYTES(ctr, ctr0, 16, "%s with %s key changed the counter", op_name[op], bad_key_name[b]);
         }
@@ -305,13 +310,31 @@ static void test_void_misuse(void)
     for (int op = 0; op < 3; op++) {
         memset(out_arena, GUARD_BYTE, sizeof out_arena);
         memcpy(ctr, ctr0, 16);
-        if (op == OP_ENC) { vg_aes_ecb_encrypt(&good, NULL, out, 2); vg_aes_ecb_encrypt(&good, in, NULL, 2); }
-        else if (op == OP_DEC) { vg_aes_ecb_decrypt(&good, NULL, out, 2); vg_aes_ecb_decrypt(&good, in, NULL, 2); }
-        else {
-            vg_aes_ctr32(&good, ctr, NULL, out, 2);
-            vg_aes_ctr32(&good, ctr, in, NULL, 2);
-            vg_aes_ctr32(&good, NULL, in, out, 2);
+        int r1, r2, r3 = VG_ERR_ARG, r4 = VG_ERR_ARG, r5 = VG_ERR_ARG;
+        if (op == OP_ENC) {
+            r1 = vg_aes_ecb_encrypt(&good, NULL, out, 2);
+            r2 = vg_aes_ecb_encrypt(&good, in, NULL, 2);
+            r3 = vg_aes_ecb_encrypt(&good, in, out, SIZE_MAX / 8); /* nblocks * 16 overflows */
+        } else if (op == OP_DEC) {
+            r1 = vg_aes_ecb_decrypt(&good, NULL, out, 2);
+            r2 = vg_aes_ecb_decrypt(&good, in, NULL, 2);
+            r3 = vg_aes_ecb_decrypt(&good, in, out, SIZE_MAX / 8);
+        } else {
+            r1 = vg_aes_ctr32(&good, ctr, NULL, out, 2);
+            r2 = vg_aes_ctr32(&good, ctr, in, NULL, 2);
+            r3 = vg_aes_ctr32(&good, NULL, in, out, 2);
+            r4 = vg_aes_ctr32(&good, ctr, in, out, SIZE_MAX / 8);
+            /* the counter inside out or in: two outputs (or an input and the counter) would mix */
+            memcpy(out + 16, ctr0, 16);
+            r5 = vg_aes_ctr32(&good, out + 16, in, out, 2);
+            CHECK_BYTES(out + 16, ctr0, 16, "ctr32 with the counter inside out changed it");
+            memset(out + 16, GUARD_BYTE, 16);
+            memcpy(in + 32 - 8, ctr0, 16); /* straddles the end of in (2 blocks) */
+            CHECK(vg_aes_ctr32(&good, in + 24, in, out, 2) == VG_ERR_ARG, "ctr32 counter overlapping in");
+            vgt_rand_bytes(in, 64);
         }
+        CHECK(r1 == VG_ERR_ARG && r2 == VG_ERR_ARG && r3 == VG_ERR_ARG && r4 == VG_ERR_ARG && r5 == VG_ERR_ARG,
+              "%s misuse codes %d %d %d %d %d", op_name[op], r1, r2, r3, r4, r5);
         CHECK(is_guard(out_arena, sizeof out_arena), "%s with a NULL buffer wrote", op_name[op]);
         CHECK_BYTES(ctr, ctr0, 16, "%s with a NULL buffer changed the counter", op_name[op]);
     }
@@ -329,9 +352,11 @@ static void test_void_misuse(void)
                 memcpy(ctr, ctr0, 16);
                 const uint8_t *pi = dir ? buf + d : buf;
                 uint8_t *po = dir ? buf : buf + d;
-                if (op == OP_ENC) vg_aes_ecb_encrypt(&good, pi, po, nb);
-                else if (op == OP_DEC) vg_aes_ecb_decrypt(&good, pi, po, nb);
-                else vg_aes_ctr32(&good, ctr, pi, po, nb);
+                int rc;
+                if (op == OP_ENC) rc = vg_aes_ecb_encrypt(&good, pi, po, nb);
+                else if (op == OP_DEC) rc = vg_aes_ecb_decrypt(&good, pi, po, nb);
+                else rc = vg_aes_ctr32(&good, ctr, pi, po, nb);
+                CHECK(rc == (d < len ? VG_ERR_ARG : VG_OK), "%s overlap d=%zu returned %d", op_name[op], d, rc);
                 if (d < len) {
                     CHECK(memcmp(buf, snap, 2 * len + 16) == 0, "%s partial overlap %s%zu wrote", op_name[op],
                           dir ? "in=out+" : "out=in+", d);
@@ -361,13 +386,13 @@ static void check_key_works(const vg_aes_key *k, const uint8_t *key, size_t key_
     vgt_rand_bytes(in, sizeof in);
     vgt_rand_bytes(c1, 16);
     memcpy(c2, c1, 16);
-    vg_aes_ecb_encrypt(k, in, got, 20);
+    CHECK(vg_aes_ecb_encrypt(k, in, got, 20) == VG_OK, "%s: ecb_encrypt rc", what);
     spec_aes_ecb_encrypt(key, key_len, in, exp, 20);
     CHECK_BYTES(got, exp, sizeof got, "%s: ecb_encrypt", what);
-    vg_aes_ecb_decrypt(k, in, got, 20);
+    CHECK(vg_aes_ecb_decrypt(k, in, got, 20) == VG_OK, "%s: ecb_decrypt rc", what);
     spec_aes_ecb_decrypt(key, key_len, in, exp, 20);
     CHECK_BYTES(got, exp, sizeof got, "%s: ecb_decrypt", what);
-    vg_aes_ctr32(k, c1, in, got, 20);
+    CHECK(vg_aes_ctr32(k, c1, in, got, 20) == VG_OK, "%s: ctr32 rc", what);
     spec_aes_ctr32(key, key_len, c2, in, exp, 20);
     CHECK_BYTES(got, exp, sizeof got, "%s: ctr32", what);
 }
@@ -423,19 +448,19 @@ static void test_selection(void)
     for (size_t ks = 0; ks < 3; ks++) {
         vg_aes_key k;
         vgt_rand_bytes(key, key_sizes[ks]);
-        vg_impl_select(under_test);
-        vg_aes_expand_key(&k, key, key_sizes[ks]);
+        CHECK(vg_impl_select(under_test) == VG_OK, "impl_select");
+        CHECK(vg_aes_expand_key(&k, key, key_sizes[ks]) == VG_OK, "expand_key");
         CHECK(strcmp(key_impl_name(&k), under_test) == 0, "key set up under %s records %s", under_test,
               key_impl_name(&k));
         for (size_t i = 0; i < n; i++) {
-            vg_impl_select(names[i]);
+            CHECK(vg_impl_select(names[i]) == VG_OK, "impl_select");
             char what[96];
             snprintf(what, sizeof what, "key from %s used while %s selected", under_test, names[i]);
             check_key_works(&k, key, key_sizes[ks], what);
             CHECK(strcmp(key_impl_name(&k), under_test) == 0, "%s: key now records %s", what, key_impl_name(&k));
             /* and a key made now takes the new selection */
             vg_aes_key k2;
-            vg_aes_expand_key(&k2, key, key_sizes[ks]);
+            CHECK(vg_aes_expand_key(&k2, key, key_sizes[ks]) == VG_OK, "expand_key");
             CHECK(strcmp(key_impl_name(&k2), names[i]) == 0, "key set up under %s records %s", names[i],
                   key_impl_name(&k2));
             snprintf(what, sizeof what, "key from %s", names[i]);

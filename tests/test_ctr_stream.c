@@ -39,7 +39,7 @@ static void reference(const vg_aes_key *k, const uint8_t *key, size_t key_len, c
     memcpy(c1, counter, 16);
     memcpy(c2, counter, 16);
     spec_aes_ctr32(key, key_len, c1, padded, want, nb);
-    vg_aes_ctr32(k, c2, padded, lib, nb);
+    CHECK(vg_aes_ctr32(k, c2, padded, lib, nb) == VG_OK, "ctr32");
     CHECK_BYTES(lib, want, nb * 16, "one-shot vg_aes_ctr32 vs spec, len %zu", len);
 }
 
@@ -66,7 +66,7 @@ static void test_every_split(void)
         vgt_rand_bytes(key, key_len);
         vgt_rand_bytes(ctr, 16);
         vgt_rand_bytes(msg, len);
-        vg_aes_expand_key(&k, key, key_len);
+        CHECK(vg_aes_expand_key(&k, key, key_len) == VG_OK, "expand_key");
         reference(&k, key, key_len, ctr, len);
         for (size_t cut = 0; cut <= len; cut++) {
             vg_aes_ctr_stream s;
@@ -85,10 +85,10 @@ static void test_every_split(void)
                 for (size_t c2 = c1; c2 <= len; c2++) {
                     vg_aes_ctr_stream s;
                     uint8_t out[64];
-                    vg_aes_ctr_stream_init(&s, &k, ctr);
-                    vg_aes_ctr_stream_xor(&s, msg, out, c1);
-                    vg_aes_ctr_stream_xor(&s, msg + c1, out + c1, c2 - c1);
-                    vg_aes_ctr_stream_xor(&s, msg + c2, out + c2, len - c2);
+                    CHECK(vg_aes_ctr_stream_init(&s, &k, ctr) == VG_OK, "ctr_stream_init");
+                    CHECK(vg_aes_ctr_stream_xor(&s, msg, out, c1) == VG_OK, "ctr_stream_xor");
+                    CHECK(vg_aes_ctr_stream_xor(&s, msg + c1, out + c1, c2 - c1) == VG_OK, "ctr_stream_xor");
+                    CHECK(vg_aes_ctr_stream_xor(&s, msg + c2, out + c2, len - c2) == VG_OK, "ctr_stream_xor");
                     CHECK_BYTES(out, want, len, "len %zu cuts at %zu, %zu", len, c1, c2);
                 }
     }
@@ -118,7 +118,7 @@ static void test_multi_split(void)
         vgt_rand_bytes(ctr, 16);
         if (t % 4 == 1) { ctr[12] = ctr[13] = ctr[14] = 0xFF; ctr[15] = (uint8_t)(0xFF - vgt_rand_below(8)); }
         vgt_rand_bytes(msg, len);
-        vg_aes_expand_key(&k, key, key_len);
+        CHECK(vg_aes_expand_key(&k, key, key_len) == VG_OK, "expand_key");
         reference(&k, key, key_len, ctr, len);
 
         memset(arena, GUARD_BYTE, sizeof arena);
@@ -126,7 +126,7 @@ static void test_multi_split(void)
         const uint8_t *in = msg;
         if (in_place) { memcpy(out, msg, len); in = out; }
         vg_aes_ctr_stream s;
-        vg_aes_ctr_stream_init(&s, &k, ctr);
+        CHECK(vg_aes_ctr_stream_init(&s, &k, ctr) == VG_OK, "ctr_stream_init");
         size_t done = 0, calls = 0;
         while (done < len || calls == 0) {
             size_t c = random_chunk(len - done);
@@ -150,7 +150,7 @@ static void test_wrap(void)
     uint8_t key[16], ctr[16], blk[16];
     vgt_rand_bytes(key, 16);
     vg_aes_key k;
-    vg_aes_expand_key(&k, key, 16);
+    CHECK(vg_aes_expand_key(&k, key, 16) == VG_OK, "expand_key");
     for (uint32_t d = 0; d < 4; d++)
         for (size_t first = 0; first <= 40; first += vgt_quick() ? 7 : 1) {
             size_t len = 100;
@@ -168,10 +168,10 @@ static void test_wrap(void)
             }
             vg_aes_ctr_stream s;
             uint8_t out[100];
-            vg_aes_ctr_stream_init(&s, &k, ctr);
-            vg_aes_ctr_stream_xor(&s, msg, out, first);
-            vg_aes_ctr_stream_xor(&s, msg + first, out + first, 7);
-            vg_aes_ctr_stream_xor(&s, msg + first + 7, out + first + 7, len - first - 7);
+            CHECK(vg_aes_ctr_stream_init(&s, &k, ctr) == VG_OK, "ctr_stream_init");
+            CHECK(vg_aes_ctr_stream_xor(&s, msg, out, first) == VG_OK, "ctr_stream_xor");
+            CHECK(vg_aes_ctr_stream_xor(&s, msg + first, out + first, 7) == VG_OK, "ctr_stream_xor");
+            CHECK(vg_aes_ctr_stream_xor(&s, msg + first + 7, out + first + 7, len - first - 7) == VG_OK, "ctr_stream_xor");
             CHECK_BYTES(out, want, len, "wrap d=%u first call %zu", (unsigned)d, first);
         }
 }
@@ -183,9 +183,9 @@ static void test_bad_args(void)
     vgt_rand_bytes(ctr, 16);
     vgt_rand_bytes(pattern, sizeof pattern);
     vg_aes_key k, zeroed, wiped;
-    vg_aes_expand_key(&k, key, 16);
+    CHECK(vg_aes_expand_key(&k, key, 16) == VG_OK, "expand_key");
     memset(&zeroed, 0, sizeof zeroed);
-    vg_aes_expand_key(&wiped, key, 16);
+    CHECK(vg_aes_expand_key(&wiped, key, 16) == VG_OK, "expand_key");
     vg_aes_key_wipe(&wiped);
     vg_aes_ctr_stream s;
 
@@ -211,7 +211,7 @@ static void test_bad_args(void)
     CHECK(vg_aes_ctr_stream_xor(&s, in, out, 20) == VG_ERR_ARG, "xor on a garbage stream");
     CHECK(vg_aes_ctr_stream_xor(NULL, in, out, 20) == VG_ERR_ARG, "xor on NULL");
     CHECK(out[0] == 0x11 && out[19] == 0x11, "xor on a bad stream wrote");
-    vg_aes_ctr_stream_init(&s, &k, ctr);
+    CHECK(vg_aes_ctr_stream_init(&s, &k, ctr) == VG_OK, "ctr_stream_init");
     vg_aes_ctr_stream_wipe(&s);
     CHECK(vgt_all_zero((const uint8_t *)&s, sizeof s), "wipe left non-zero bytes");
     CHECK(vg_aes_ctr_stream_xor(&s, in, out, 20) == VG_ERR_ARG, "xor on a wiped stream");
@@ -222,9 +222,9 @@ static void test_bad_args(void)
        reference. 5 bytes in, so a partial keystream block is pending. */
     memcpy(msg, in, 64);
     reference(&k, key, 16, ctr, 64);
-    vg_aes_ctr_stream_init(&s, &k, ctr);
+    CHECK(vg_aes_ctr_stream_init(&s, &k, ctr) == VG_OK, "ctr_stream_init");
     uint8_t got[64];
-    vg_aes_ctr_stream_xor(&s, in, got, 5);
+    CHECK(vg_aes_ctr_stream_xor(&s, in, got, 5) == VG_OK, "ctr_stream_xor");
     vg_aes_ctr_stream before;
     memcpy(&before, &s, sizeof s);
     memset(out, 0x11, 64);
@@ -247,15 +247,15 @@ static void test_bad_args(void)
             CHECK(memcmp(buf, snap, 64) == 0, "partial overlap %d/%zu wrote", dir, d);
         }
     CHECK(memcmp(&before, &s, sizeof s) == 0, "rejected overlap changed the stream");
-    vg_aes_ctr_stream_xor(&s, in + 5, got + 5, 59);
+    CHECK(vg_aes_ctr_stream_xor(&s, in + 5, got + 5, 59) == VG_OK, "ctr_stream_xor");
     CHECK_BYTES(got, want, 64, "stream after rejected calls");
 
     /* The stream does not keep the caller's counter array: changing it after init does nothing. */
     uint8_t c2[16];
     memcpy(c2, ctr, 16);
-    vg_aes_ctr_stream_init(&s, &k, c2);
+    CHECK(vg_aes_ctr_stream_init(&s, &k, c2) == VG_OK, "ctr_stream_init");
     memset(c2, 0, 16);
-    vg_aes_ctr_stream_xor(&s, in, got, 64);
+    CHECK(vg_aes_ctr_stream_xor(&s, in, got, 64) == VG_OK, "ctr_stream_xor");
     CHECK_BYTES(got, want, 64, "stream independent of the counter array after init");
 }
 

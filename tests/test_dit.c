@@ -75,9 +75,9 @@ static void test_restored(int caller)
 #define AFTER(what) CHECK(get_dit() == caller, "DIT %d after %s", caller, what)
     set_dit(caller);
     vg_aes_expand_key(&aes, key, 32); AFTER("vg_aes_expand_key");
-    vg_aes_ecb_encrypt(&aes, buf, out, 16); AFTER("vg_aes_ecb_encrypt");
-    vg_aes_ecb_decrypt(&aes, out, back, 16); AFTER("vg_aes_ecb_decrypt");
-    vg_aes_ctr32(&aes, ctr, buf, out, 16); AFTER("vg_aes_ctr32");
+    CHECK(vg_aes_ecb_encrypt(&aes, buf, out, 16) == VG_OK, "ecb_encrypt"); AFTER("vg_aes_ecb_encrypt");
+    CHECK(vg_aes_ecb_decrypt(&aes, out, back, 16) == VG_OK, "ecb_decrypt"); AFTER("vg_aes_ecb_decrypt");
+    CHECK(vg_aes_ctr32(&aes, ctr, buf, out, 16) == VG_OK, "ctr32"); AFTER("vg_aes_ctr32");
     vg_aes_ctr_stream_init(&cs, &aes, ctr); AFTER("vg_aes_ctr_stream_init");
     vg_aes_ctr_stream_xor(&cs, buf, out, 77); AFTER("vg_aes_ctr_stream_xor");
     vg_aes_ctr_stream_wipe(&cs); AFTER("vg_aes_ctr_stream_wipe");

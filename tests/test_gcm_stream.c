@@ -37,7 +37,7 @@ static void new_message(size_t kl, size_t nl, size_t aad_len, size_t len)
     vgt_rand_bytes(aad, aad_len);
     vgt_rand_bytes(pt, len);
     spec_aes_gcm_seal(key, kl, nonce, nl, aad, aad_len, pt, len, want_ct, want_tag);
-    vg_aes_gcm_init(&gk, key, kl);
+    CHECK(vg_aes_gcm_init(&gk, key, kl) == VG_OK, "gcm_init");
 }
 
 /* Runs one stream: AAD fed in the pieces between the positions acut[0..nac-1] (increasing, inside
@@ -192,9 +192,9 @@ static void test_order(void)
     new_message(16, 12, 10, 40);
 
     /* AAD after data */
-    vg_aes_gcm_stream_init(&s, &gk, nonce, 12);
-    vg_aes_gcm_stream_aad(&s, aad, 10);
-    vg_aes_gcm_stream_encrypt(&s, pt, 7, out);
+    CHECK(vg_aes_gcm_stream_init(&s, &gk, nonce, 12) == VG_OK, "gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_aad(&s, aad, 10) == VG_OK, "gcm_stream_aad");
+    CHECK(vg_aes_gcm_stream_encrypt(&s, pt, 7, out) == VG_OK, "gcm_stream_encrypt");
     memcpy(&snap, &s, sizeof s);
     CHECK(vg_aes_gcm_stream_aad(&s, aad, 3) == VG_ERR_ARG, "aad after encrypt");
     CHECK(vg_aes_gcm_stream_aad(&s, aad, 0) == VG_ERR_ARG, "empty aad after encrypt");
@@ -205,15 +205,15 @@ static void test_order(void)
     CHECK(buf[0] == 0x77, "decrypt after encrypt wrote");
     CHECK(vg_aes_gcm_stream_verify(&s, want_tag, 16) == VG_ERR_ARG, "verify on a sealing stream");
     UNCHANGED(s, snap, "wrong-side calls changed the stream");
-    vg_aes_gcm_stream_encrypt(&s, pt + 7, 33, out + 7);
+    CHECK(vg_aes_gcm_stream_encrypt(&s, pt + 7, 33, out + 7) == VG_OK, "gcm_stream_encrypt");
     CHECK_BYTES(out, want_ct, 40, "ciphertext after rejected calls");
     finish_and_check(&s, "sealing side");
 
     /* the opening side: encrypt and finish refused once decrypting */
-    vg_aes_gcm_stream_init(&s, &gk, nonce, 12);
-    vg_aes_gcm_stream_aad(&s, aad, 4);
-    vg_aes_gcm_stream_aad(&s, aad + 4, 6);
-    vg_aes_gcm_stream_decrypt(&s, want_ct, 21, out);
+    CHECK(vg_aes_gcm_stream_init(&s, &gk, nonce, 12) == VG_OK, "gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_aad(&s, aad, 4) == VG_OK, "gcm_stream_aad");
+    CHECK(vg_aes_gcm_stream_aad(&s, aad + 4, 6) == VG_OK, "gcm_stream_aad");
+    CHECK(vg_aes_gcm_stream_decrypt(&s, want_ct, 21, out) == VG_OK, "gcm_stream_decrypt");
     memcpy(&snap, &s, sizeof s);
     memset(buf, 0x77, sizeof buf);
     CHECK(vg_aes_gcm_stream_encrypt(&s, pt, 5, buf) == VG_ERR_ARG, "encrypt after decrypt");
@@ -223,7 +223,7 @@ static void test_order(void)
     CHECK(vg_aes_gcm_stream_finish(&s, tag, 16) == VG_ERR_ARG, "finish on an opening stream");
     CHECK(tag[0] == 0x77 && tag[15] == 0x77, "finish on an opening stream wrote the tag");
     UNCHANGED(s, snap, "wrong-side calls changed the opening stream");
-    vg_aes_gcm_stream_decrypt(&s, want_ct + 21, 19, out + 21);
+    CHECK(vg_aes_gcm_stream_decrypt(&s, want_ct + 21, 19, out + 21) == VG_OK, "gcm_stream_decrypt");
     CHECK_BYTES(out, pt, 40, "plaintext after rejected calls");
     CHECK(vg_aes_gcm_stream_verify(&s, want_tag, 16) == VG_OK, "verify after rejected calls");
     CHECK(vgt_all_zero((const uint8_t *)&s, sizeof s), "verify did not wipe");
@@ -232,11 +232,11 @@ static void test_order(void)
     vg_aes_gcm_stream bad[5];
     memset(&bad[0], 0, sizeof bad[0]);
     vgt_rand_bytes((uint8_t *)&bad[1], sizeof bad[1]);
-    vg_aes_gcm_stream_init(&bad[2], &gk, nonce, 12);
-    vg_aes_gcm_stream_finish(&bad[2], tag, 16);
-    vg_aes_gcm_stream_init(&bad[3], &gk, nonce, 12);
-    vg_aes_gcm_stream_verify(&bad[3], tag, 4); /* whatever the outcome, it ends the stream */
-    vg_aes_gcm_stream_init(&bad[4], &gk, nonce, 12);
+    CHECK(vg_aes_gcm_stream_init(&bad[2], &gk, nonce, 12) == VG_OK, "gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_finish(&bad[2], tag, 16) == VG_OK, "gcm_stream_finish");
+    CHECK(vg_aes_gcm_stream_init(&bad[3], &gk, nonce, 12) == VG_OK, "gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_verify(&bad[3], tag, 4) != VG_ERR_ARG, "gcm_stream_verify"); /* whatever the outcome, it ends the stream */
+    CHECK(vg_aes_gcm_stream_init(&bad[4], &gk, nonce, 12) == VG_OK, "gcm_stream_init");
     vg_aes_gcm_stream_wipe(&bad[4]);
     static const char *bad_name[5] = {"zeroed", "garbage", "finished", "verified", "wiped"};
     CHECK(vgt_all_zero((const uint8_t *)&bad[2], sizeof bad[2]), "finish did not wipe");
@@ -281,15 +281,15 @@ static void test_bad_args(void)
     CHECK(vg_aes_gcm_stream_init(&s, &gk, nonce, 0) == VG_ERR_NONCE_LENGTH, "init nonce_len 0");
     CHECK(memcmp(&s, pattern, sizeof s) == 0, "failed init touched the stream");
 
-    vg_aes_gcm_stream_init(&s, &gk, nonce, 12);
-    vg_aes_gcm_stream_aad(&s, aad, 5);
+    CHECK(vg_aes_gcm_stream_init(&s, &gk, nonce, 12) == VG_OK, "gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_aad(&s, aad, 5) == VG_OK, "gcm_stream_aad");
     memcpy(&snap, &s, sizeof s);
     CHECK(vg_aes_gcm_stream_aad(&s, NULL, 5) == VG_ERR_ARG, "aad NULL, len 5");
     UNCHANGED(s, snap, "aad NULL changed the stream");
     CHECK(vg_aes_gcm_stream_aad(&s, NULL, 0) == VG_OK, "aad NULL, len 0");
     UNCHANGED(s, snap, "empty aad changed the stream");
-    vg_aes_gcm_stream_aad(&s, aad + 5, 5);
-    vg_aes_gcm_stream_encrypt(&s, pt, 9, out);
+    CHECK(vg_aes_gcm_stream_aad(&s, aad + 5, 5) == VG_OK, "gcm_stream_aad");
+    CHECK(vg_aes_gcm_stream_encrypt(&s, pt, 9, out) == VG_OK, "gcm_stream_encrypt");
     memcpy(&snap, &s, sizeof s);
     memset(out + 9, 0x77, 55);
     CHECK(vg_aes_gcm_stream_encrypt(&s, NULL, 5, out + 9) == VG_ERR_ARG, "encrypt NULL in");
@@ -320,15 +320,15 @@ static void test_bad_args(void)
     CHECK(vg_aes_gcm_stream_finish(&s, tag, SIZE_MAX) == VG_ERR_TAG_LENGTH, "finish tag_len SIZE_MAX");
     CHECK(vg_aes_gcm_stream_finish(&s, NULL, 16) == VG_ERR_ARG, "finish NULL tag");
     UNCHANGED(s, snap, "rejected finish changed the stream");
-    vg_aes_gcm_stream_encrypt(&s, pt + 9, 31, out + 9);
+    CHECK(vg_aes_gcm_stream_encrypt(&s, pt + 9, 31, out + 9) == VG_OK, "gcm_stream_encrypt");
     CHECK_BYTES(out, want_ct, 40, "ciphertext after rejected calls");
     finish_and_check(&s, "after rejected finish calls");
 
     /* verify: a bad tag length or NULL tag is an argument error, which writes nothing (vg.h's general
        rule), so the stream stays as it was and verifies afterwards */
-    vg_aes_gcm_stream_init(&s, &gk, nonce, 12);
-    vg_aes_gcm_stream_aad(&s, aad, 10);
-    vg_aes_gcm_stream_decrypt(&s, want_ct, 40, out);
+    CHECK(vg_aes_gcm_stream_init(&s, &gk, nonce, 12) == VG_OK, "gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_aad(&s, aad, 10) == VG_OK, "gcm_stream_aad");
+    CHECK(vg_aes_gcm_stream_decrypt(&s, want_ct, 40, out) == VG_OK, "gcm_stream_decrypt");
     memcpy(&snap, &s, sizeof s);
     CHECK(vg_aes_gcm_stream_verify(&s, want_tag, 11) == VG_ERR_TAG_LENGTH, "verify tag_len 11");
     CHECK(vg_aes_gcm_stream_verify(&s, want_tag, 0) == VG_ERR_TAG_LENGTH, "verify tag_len 0");
@@ -344,12 +344,12 @@ static void test_limits(void)
     vg_aes_gcm_stream s, snap;
     const size_t max_len = ((size_t)1 << 36) - 32, max_aad = ((size_t)1 << 61) - 1;
     new_message(16, 12, 10, 40);
-    vg_aes_gcm_stream_init(&s, &gk, nonce, 12);
+    CHECK(vg_aes_gcm_stream_init(&s, &gk, nonce, 12) == VG_OK, "gcm_stream_init");
     memcpy(&snap, &s, sizeof s);
     CHECK(vg_aes_gcm_stream_aad(&s, in, max_aad + 1) == VG_ERR_LENGTH, "aad 2^61 in one call");
     CHECK(vg_aes_gcm_stream_aad(&s, in, SIZE_MAX) == VG_ERR_LENGTH, "aad SIZE_MAX");
     UNCHANGED(s, snap, "over-long aad changed the stream");
-    vg_aes_gcm_stream_aad(&s, aad, 10);
+    CHECK(vg_aes_gcm_stream_aad(&s, aad, 10) == VG_OK, "gcm_stream_aad");
     memcpy(&snap, &s, sizeof s);
     CHECK(vg_aes_gcm_stream_aad(&s, in, max_aad - 10 + 1) == VG_ERR_LENGTH, "aad adding up to 2^61");
     UNCHANGED(s, snap, "over-long aad changed the stream");
@@ -359,7 +359,7 @@ static void test_limits(void)
     CHECK(vg_aes_gcm_stream_decrypt(&s, in, max_len + 1, out) == VG_ERR_LENGTH, "decrypt 2^36 - 31 in one call");
     CHECK(out[0] == 0x77 && out[15] == 0x77, "over-long data wrote");
     UNCHANGED(s, snap, "over-long data changed the stream");
-    vg_aes_gcm_stream_encrypt(&s, pt, 40, out_arena);
+    CHECK(vg_aes_gcm_stream_encrypt(&s, pt, 40, out_arena) == VG_OK, "gcm_stream_encrypt");
     memcpy(&snap, &s, sizeof s);
     CHECK(vg_aes_gcm_stream_encrypt(&s, in, max_len - 40 + 1, out) == VG_ERR_LENGTH, "data adding up to 2^36 - 31");
     CHECK(out[0] == 0x77, "over-long data wrote");

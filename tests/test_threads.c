@@ -82,10 +82,10 @@ static void precompute(void)
         spec_aes_ctr32(aes_raw, 32, c, m->pt, m->ctr_out, nb);
         spec_aes_ecb_encrypt(aes_raw, 32, m->pt, m->ecb_out, nb);
     }
-    vg_aes_expand_key(&aes_key, aes_raw, 32);
-    vg_aes_gcm_init(&gcm_key, gcm_raw, 24);
-    vg_aes_gcm_siv_init(&siv_key, siv_raw, 32);
-    vg_aes_ccm_init(&ccm_key, ccm_raw, 16);
+    CHECK(vg_aes_expand_key(&aes_key, aes_raw, 32) == VG_OK, "expand_key");
+    CHECK(vg_aes_gcm_init(&gcm_key, gcm_raw, 24) == VG_OK, "gcm_init");
+    CHECK(vg_aes_gcm_siv_init(&siv_key, siv_raw, 32) == VG_OK, "gcm_siv_init");
+    CHECK(vg_aes_ccm_init(&ccm_key, ccm_raw, 16) == VG_OK, "ccm_init");
 }
 
 /* --- the workers ---------------------------------------------------------------------------------- */
@@ -175,24 +175,24 @@ static void *worker_thread(void *arg)
             break;
         case 5:
             memcpy(c, m->counter, 16);
-            vg_aes_ctr32(&aes_key, c, m->pt, out, nb);
+            CHECK(vg_aes_ctr32(&aes_key, c, m->pt, out, nb) == VG_OK, "ctr32");
             if (memcmp(out, m->ctr_out, nb * 16)) fail(w, "ctr32", i);
             break;
         case 6:
             memcpy(buf, m->pt, nb * 16);
-            vg_aes_ecb_encrypt(&aes_key, buf, buf, nb);
+            CHECK(vg_aes_ecb_encrypt(&aes_key, buf, buf, nb) == VG_OK, "ecb_encrypt");
             if (memcmp(buf, m->ecb_out, nb * 16)) fail(w, "ecb encrypt in place", i);
-            vg_aes_ecb_decrypt(&aes_key, buf, out, nb);
+            CHECK(vg_aes_ecb_decrypt(&aes_key, buf, out, nb) == VG_OK, "ecb_decrypt");
             if (memcmp(out, m->pt, nb * 16)) fail(w, "ecb decrypt", i);
             break;
         case 7: {
             vg_aes_ctr_stream s;
             size_t done = 0;
-            vg_aes_ctr_stream_init(&s, &aes_key, m->counter);
+            if (vg_aes_ctr_stream_init(&s, &aes_key, m->counter) != VG_OK) fail(w, "ctr_stream_init", i);
             while (done < m->len) {
                 size_t chunk = (size_t)(next_rand(&w->rng) % 100);
                 if (chunk > m->len - done) chunk = m->len - done;
-                vg_aes_ctr_stream_xor(&s, m->pt + done, out + done, chunk);
+                if (vg_aes_ctr_stream_xor(&s, m->pt + done, out + done, chunk) != VG_OK) fail(w, "ctr_stream_xor", i);
                 done += chunk;
             }
             if (memcmp(out, m->ctr_out, m->len)) fail(w, "ctr stream", i);
@@ -201,10 +201,10 @@ static void *worker_thread(void *arg)
         case 8: {
             vg_aes_gcm_stream s;
             size_t cut = m->len ? (size_t)(next_rand(&w->rng) % m->len) : 0;
-            vg_aes_gcm_stream_init(&s, &gcm_key, m->nonce, 12);
-            vg_aes_gcm_stream_aad(&s, m->aad, m->aad_len);
-            vg_aes_gcm_stream_encrypt(&s, m->pt, cut, out);
-            vg_aes_gcm_stream_encrypt(&s, m->pt + cut, m->len - cut, out + cut);
+            if (vg_aes_gcm_stream_init(&s, &gcm_key, m->nonce, 12) != VG_OK) fail(w, "gcm_stream_init", i);
+            if (vg_aes_gcm_stream_aad(&s, m->aad, m->aad_len) != VG_OK) fail(w, "gcm_stream_aad", i);
+            if (vg_aes_gcm_stream_encrypt(&s, m->pt, cut, out) != VG_OK) fail(w, "gcm_stream_encrypt", i);
+            if (vg_aes_gcm_stream_encrypt(&s, m->pt + cut, m->len - cut, out + cut) != VG_OK) fail(w, "gcm_stream_encrypt", i);
             if (vg_aes_gcm_stream_finish(&s, tag, 16) != VG_OK || memcmp(out, m->gcm_ct, m->len) ||
                 memcmp(tag, m->gcm_tag, 16))
                 fail(w, "gcm stream", i);
@@ -213,7 +213,7 @@ static void *worker_thread(void *arg)
         case 9: {
             /* a fresh key, set up while the selection is being changed under it */
             vg_aes_gcm_key k;
-            vg_aes_gcm_init(&k, gcm_raw, 24);
+            if (vg_aes_gcm_init(&k, gcm_raw, 24) != VG_OK) fail(w, "gcm_init", i);
             if (vg_aes_gcm_seal(&k, m->nonce, 12, m->aad, m->aad_len, m->pt, m->len, out, tag, 16) != VG_OK ||
                 memcmp(out, m->gcm_ct, m->len) || memcmp(tag, m->gcm_tag, 16))
                 fail(w, "gcm seal with a key set up during the race", i);
@@ -222,9 +222,9 @@ static void *worker_thread(void *arg)
         }
         default: {
             vg_aes_key k;
-            vg_aes_expand_key(&k, aes_raw, 32);
+            if (vg_aes_expand_key(&k, aes_raw, 32) != VG_OK) fail(w, "expand_key", i);
             memcpy(c, m->counter, 16);
-            vg_aes_ctr32(&k, c, m->pt, out, nb);
+            CHECK(vg_aes_ctr32(&k, c, m->pt, out, nb) == VG_OK, "ctr32");
             if (memcmp(out, m->ctr_out, nb * 16)) fail(w, "ctr32 with a key set up during the race", i);
             vg_aes_key_wipe(&k);
             break;

@@ -81,11 +81,11 @@ static void run_block_record(vf_file *f, size_t key_len, int cbc)
     uint8_t out[MAX_MSG + 16];
     memset(out, 0xa5, sizeof out);
     if (!cbc) {
-        vg_aes_ecb_encrypt(&k, pt, out, nblocks);
+        CHECK(vg_aes_ecb_encrypt(&k, pt, out, nblocks) == VG_OK, "ecb_encrypt");
         CHECK_BYTES(out, ct, pl, "%s (%s): ECB encryption of %zu blocks", w, dir, nblocks);
         CHECK(out[pl] == 0xa5, "%s: ECB encryption wrote past the end", w);
         memcpy(out, ct, pl);
-        vg_aes_ecb_decrypt(&k, out, out, nblocks);
+        CHECK(vg_aes_ecb_decrypt(&k, out, out, nblocks) == VG_OK, "ecb_decrypt");
         CHECK_BYTES(out, pt, pl, "%s (%s): ECB decryption in place of %zu blocks", w, dir, nblocks);
         CHECK(out[pl] == 0xa5, "%s: ECB decryption wrote past the end", w);
     } else {
@@ -93,11 +93,11 @@ static void run_block_record(vf_file *f, size_t key_len, int cbc)
         const uint8_t *prev = iv;
         for (size_t i = 0; i < nblocks; i++) {
             for (int j = 0; j < 16; j++) x[j] = (uint8_t)(pt[16 * i + j] ^ prev[j]);
-            vg_aes_ecb_encrypt(&k, x, out + 16 * i, 1);
+            CHECK(vg_aes_ecb_encrypt(&k, x, out + 16 * i, 1) == VG_OK, "ecb_encrypt");
             prev = out + 16 * i;
         }
         CHECK_BYTES(out, ct, pl, "%s (%s): CBC encryption of %zu blocks (chained ECB)", w, dir, nblocks);
-        vg_aes_ecb_decrypt(&k, ct, out, nblocks);
+        CHECK(vg_aes_ecb_decrypt(&k, ct, out, nblocks) == VG_OK, "ecb_decrypt");
         for (size_t i = 0; i < nblocks; i++)
             for (int j = 0; j < 16; j++) out[16 * i + j] ^= i ? ct[16 * (i - 1) + j] : iv[j];
         CHECK_BYTES(out, pt, pl, "%s (%s): CBC decryption of %zu blocks (ECB then XOR)", w, dir, nblocks);
@@ -172,8 +172,8 @@ static void run_mct_record(vf_file *f, size_t key_len, struct mct_chain *chain, 
     memcpy(cur, input, 16);
     for (int j = 0; j < 1000; j++) {
         memcpy(prev, cur, 16);
-        if (enc) vg_aes_ecb_encrypt(&k, prev, cur, 1);
-        else vg_aes_ecb_decrypt(&k, prev, cur, 1);
+        if (enc) CHECK(vg_aes_ecb_encrypt(&k, prev, cur, 1) == VG_OK, "ecb_encrypt");
+        else CHECK(vg_aes_ecb_decrypt(&k, prev, cur, 1) == VG_OK, "ecb_decrypt");
     }
     /* Here cur = output[999]; prev = input[999] = output[998]. */
     CHECK_BYTES(cur, output, 16, "%s: Monte Carlo %s after 1000 iterations", w,

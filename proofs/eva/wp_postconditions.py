@@ -24,7 +24,8 @@ import os
 import re
 import sys
 
-ASSUMED = {"vg_aes_key_state_of", "gcm_key_of", "stream_of", "ctr_stream_usable", "vg_partial_overlap"}
+ASSUMED = {"vg_aes_key_state_of", "gcm_key_of", "stream_of", "ctr_stream_usable", "vg_partial_overlap",
+           "vg_overlap"}
 ALL = None  # every behaviour
 
 here = os.path.dirname(os.path.abspath(__file__))

@@ -12,11 +12,11 @@ static void key_header(struct vg_aes_key_state *st, const struct vg_impl *impl, 
 }
 
 void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
-                      size_t key_len, int want_decrypt)
+                      size_t key_len, int want_decrypt, uint32_t magic)
 {
     key_header(st, impl, key_len, want_decrypt);
     impl->aes_expand_key(st->sched, key, key_len, want_decrypt);
-    st->magic = VG_KEY_MAGIC;
+    st->magic = magic;
 }
 
 void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl *impl, const uint8_t *key,
@@ -24,13 +24,13 @@ void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl 
 {
     key_header(&st->aes, impl, key_len, 0);
     impl->gcm_key_setup(st->aes.sched, st->hkey, key, key_len);
-    st->aes.magic = VG_KEY_MAGIC;
+    st->aes.magic = VG_MAGIC_GCM_KEY;
 }
 
-const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque)
+const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque, uint32_t magic)
 {
     const struct vg_aes_key_state *st = (const struct vg_aes_key_state *)(const void *)opaque;
-    if (!st || st->magic != VG_KEY_MAGIC || !st->impl) return NULL;
+    if (!st || st->magic != magic || !st->impl) return NULL;
     return st;
 }
 
@@ -45,7 +45,8 @@ static int vg_aes_expand_key_body(vg_aes_key *k, const uint8_t *key, size_t key_
     if (!k) return VG_ERR_ARG;
     if (!vg_aes_key_len_ok(key_len)) return VG_ERR_KEY_LENGTH;
     if (!key) return VG_ERR_ARG;
-    vg_aes_key_setup((struct vg_aes_key_state *)(void *)k->opaque, vg_current_impl(), key, key_len, 1);
+    vg_aes_key_setup((struct vg_aes_key_state *)(void *)k->opaque, vg_current_impl(), key, key_len, 1,
+                     VG_MAGIC_AES_KEY);
     return VG_OK;
 }
 
@@ -62,79 +63,123 @@ void vg_aes_key_wipe(vg_aes_key *k)
     if (k) vg_wipe(k, sizeof *k);
 }
 
-/* The checks the void block functions share: a usable key, non-NULL buffers, no partial overlap. */
-/*@ requires k == \null || \valid_read(k);
-    assigns \nothing;
-    ensures \result == \null <==> (k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 ||
-                                   in == \null || out == \null || nblocks > SIZE_MAX / 16 ||
-                                   vg_partial((uint8_t *)in, (uint8_t *)out, nblocks * 16));
+/*@ // The code ECB and CTR32 return before they write anything, in vg.h's order (VG_OK: accepted;
+    // nblocks == 0 with a usable key is accepted and writes nothing). CTR32 passes its counter.
+    logic integer block_error(boolean key_ok, uint8_t *in, uint8_t *out, integer nblocks) =
+      !key_ok ? VG_ERR_ARG :
+      nblocks == 0 ? VG_OK :
+      (in == \null || out == \null || nblocks > SIZE_MAX / 16 || vg_partial(in, out, nblocks * 16)) ?
+        VG_ERR_ARG :
+      VG_OK;
+    logic integer ctr32_error(boolean key_ok, uint8_t *counter, uint8_t *in, uint8_t *out, integer nblocks) =
+      (!key_ok || counter == \null) ? VG_ERR_ARG :
+      block_error(key_ok, in, out, nblocks) != VG_OK ? block_error(key_ok, in, out, nblocks) :
+      (nblocks != 0 && (vg_overlaps(counter, 16, in, nblocks * 16) ||
+                        vg_overlaps(counter, 16, out, nblocks * 16))) ? VG_ERR_ARG :
+      VG_OK;
 */
-static const struct vg_aes_key_state *block_call_ok(const vg_aes_key *k, const uint8_t *in,
-                                                    const uint8_t *out, size_t nblocks)
-{
-    const struct vg_aes_key_state *st = vg_aes_key_state_of(k ? k->opaque : NULL);
-    if (!st || nblocks == 0) return NULL;
-    if (!in || !out || nblocks > SIZE_MAX / 16) return NULL;
-    if (vg_partial_overlap(in, out, nblocks * 16)) return NULL;
-    return st;
-}
 
-/*@ requires k == \null || \valid_read(k);
-    behavior rejected:
-      assumes k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 || in == \null ||
-              out == \null || nblocks > SIZE_MAX / 16 || vg_partial((uint8_t *)in, out, nblocks * 16);
-      assigns \nothing;
+/* The checks the block functions share: a usable vg_aes_key, non-NULL buffers, no partial overlap.
+   *st is the key's state when the key is usable. */
+/*@ requires \valid(st);
+    requires k == \null || \valid_read(k);
+    assigns *st;
+    ensures \result == block_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
+                                  (uint8_t *)in, (uint8_t *)out, nblocks);
+    ensures (k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY)) ==> *st != \null;
 */
-static void vg_aes_ecb_encrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+static int block_check(const vg_aes_key *k, const struct vg_aes_key_state **st, const uint8_t *in,
+                       const uint8_t *out, size_t nblocks)
 {
-    const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
-    if (st) st->impl->aes_ecb_encrypt(st->sched, in, out, nblocks);
-}
-
-void vg_aes_ecb_encrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
-{
-    uint64_t dit = vg_arch_secret_enter();
-    vg_aes_ecb_encrypt_body(k, in, out, nblocks);
-    vg_arch_secret_exit(dit);
-}
-
-/*@ requires k == \null || \valid_read(k);
-    behavior rejected:
-      assumes k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 || in == \null ||
-              out == \null || nblocks > SIZE_MAX / 16 || vg_partial((uint8_t *)in, out, nblocks * 16);
-      assigns \nothing;
-*/
-static void vg_aes_ecb_decrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
-{
-    const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
-    if (st && st->has_decrypt) st->impl->aes_ecb_decrypt(st->sched, in, out, nblocks);
-}
-
-void vg_aes_ecb_decrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
-{
-    uint64_t dit = vg_arch_secret_enter();
-    vg_aes_ecb_decrypt_body(k, in, out, nblocks);
-    vg_arch_secret_exit(dit);
+    *st = vg_aes_key_state_of(k ? k->opaque : NULL, VG_MAGIC_AES_KEY);
+    if (!*st) return VG_ERR_ARG;
+    if (nblocks == 0) return VG_OK;
+    if (!in || !out || nblocks > SIZE_MAX / 16) return VG_ERR_ARG;
+    if (vg_partial_overlap(in, out, nblocks * 16)) return VG_ERR_ARG;
+    return VG_OK;
 }
 
 /*@ requires k == \null || \valid_read(k);
     behavior rejected:
-      assumes k == \null || !vg_key_ready((unsigned char *)k->opaque) || nblocks == 0 || in == \null ||
-              out == \null || nblocks > SIZE_MAX / 16 || vg_partial((uint8_t *)in, out, nblocks * 16) ||
-              counter == \null;
+      assumes block_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
+                          (uint8_t *)in, out, nblocks) != VG_OK;
       assigns \nothing;
+      ensures \result == block_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
+                                    (uint8_t *)in, out, nblocks);
 */
-static void vg_aes_ctr32_body(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
-                  size_t nblocks)
+static int vg_aes_ecb_encrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    const struct vg_aes_key_state *st = block_call_ok(k, in, out, nblocks);
-    if (st && counter) st->impl->aes_ctr32(st->sched, counter, in, out, nblocks);
+    const struct vg_aes_key_state *st;
+    int err = block_check(k, &st, in, out, nblocks);
+    if (err) return err;
+    if (nblocks) st->impl->aes_ecb_encrypt(st->sched, in, out, nblocks);
+    return VG_OK;
 }
 
-void vg_aes_ctr32(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
-                  size_t nblocks)
+int vg_aes_ecb_encrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     uint64_t dit = vg_arch_secret_enter();
-    vg_aes_ctr32_body(k, counter, in, out, nblocks);
+    int rc = vg_aes_ecb_encrypt_body(k, in, out, nblocks);
     vg_arch_secret_exit(dit);
+    return rc;
+}
+
+/*@ requires k == \null || \valid_read(k);
+    behavior rejected:
+      assumes block_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
+                          (uint8_t *)in, out, nblocks) != VG_OK;
+      assigns \nothing;
+      ensures \result == block_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
+                                    (uint8_t *)in, out, nblocks);
+*/
+static int vg_aes_ecb_decrypt_body(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    const struct vg_aes_key_state *st;
+    int err = block_check(k, &st, in, out, nblocks);
+    if (err) return err;
+    /* every vg_aes_key is set up with its decryption round keys (vg_aes_expand_key); the AEADs'
+       keys, which have none, carry other markers and never get here */
+    if (nblocks) st->impl->aes_ecb_decrypt(st->sched, in, out, nblocks);
+    return VG_OK;
+}
+
+int vg_aes_ecb_decrypt(const vg_aes_key *k, const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_ecb_decrypt_body(k, in, out, nblocks);
+    vg_arch_secret_exit(dit);
+    return rc;
+}
+
+/*@ requires k == \null || \valid_read(k);
+    behavior rejected:
+      assumes ctr32_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
+                          counter, (uint8_t *)in, out, nblocks) != VG_OK;
+      assigns \nothing;
+      ensures \result == ctr32_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
+                                    counter, (uint8_t *)in, out, nblocks);
+*/
+static int vg_aes_ctr32_body(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                             size_t nblocks)
+{
+    const struct vg_aes_key_state *st;
+    if (!counter) return VG_ERR_ARG;
+    int err = block_check(k, &st, in, out, nblocks);
+    if (err) return err;
+    if (nblocks == 0) return VG_OK;
+    /* the counter is read first and written last by the kernel: an overlap with in or out would
+       mix the two outputs */
+    if (vg_overlap(counter, 16, in, nblocks * 16) || vg_overlap(counter, 16, out, nblocks * 16))
+        return VG_ERR_ARG;
+    st->impl->aes_ctr32(st->sched, counter, in, out, nblocks);
+    return VG_OK;
+}
+
+int vg_aes_ctr32(const vg_aes_key *k, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                 size_t nblocks)
+{
+    uint64_t dit = vg_arch_secret_enter();
+    int rc = vg_aes_ctr32_body(k, counter, in, out, nblocks);
+    vg_arch_secret_exit(dit);
+    return rc;
 }

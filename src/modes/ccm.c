@@ -72,7 +72,7 @@ static int ccm_tag_len_ok(size_t t) { return t >= 4 && t <= 16 && t % 2 == 0; }
 /* The checks seal and open share, in the header's order. */
 /*@ requires \valid(st);
     assigns *st;
-    ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce,
+    ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_CCM_KEY), (uint8_t *)nonce,
                                 nonce_len, (uint8_t *)aad, aad_len, (uint8_t *)in, len, (uint8_t *)out,
                                 (uint8_t *)tag, tag_len);
 */
@@ -81,7 +81,7 @@ static int ccm_check(const vg_aes_ccm_key *k, const struct vg_aes_key_state **st
                      const uint8_t *in, size_t len, const uint8_t *out, const uint8_t *tag,
                      size_t tag_len)
 {
-    *st = vg_aes_key_state_of(k ? k->opaque : NULL);
+    *st = vg_aes_key_state_of(k ? k->opaque : NULL, VG_MAGIC_CCM_KEY);
     if (!*st) return VG_ERR_ARG;
     if (nonce_len < CCM_MIN_NONCE || nonce_len > CCM_MAX_NONCE) return VG_ERR_NONCE_LENGTH;
     if (!ccm_tag_len_ok(tag_len)) return VG_ERR_TAG_LENGTH;
@@ -384,7 +384,7 @@ static int vg_aes_ccm_init_body(vg_aes_ccm_key *k, const uint8_t *key, size_t ke
     if (!key) return VG_ERR_ARG;
     _Static_assert(sizeof(struct vg_aes_key_state) <= sizeof(vg_aes_ccm_key), "key too small");
     struct vg_aes_key_state *st = (struct vg_aes_key_state *)(void *)k->opaque;
-    vg_aes_key_setup(st, vg_current_impl(), key, key_len, 0); /* the AEADs never decrypt blocks */
+    vg_aes_key_setup(st, vg_current_impl(), key, key_len, 0, VG_MAGIC_CCM_KEY); /* the AEADs never decrypt blocks */
     return VG_OK;
 }
 
@@ -404,10 +404,10 @@ static int ccm_open_checked(const struct vg_aes_key_state *st, const uint8_t *no
                        const uint8_t *tag, size_t tag_len, uint8_t *out);
 
 /*@ behavior rejected:
-      assumes ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      assumes ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_CCM_KEY), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                       (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
       assigns \nothing;
-      ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_CCM_KEY), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                                 (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
 */
 static int vg_aes_ccm_seal_body(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,
@@ -445,10 +445,10 @@ int vg_aes_ccm_seal(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_
 }
 
 /*@ behavior rejected:
-      assumes ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      assumes ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_CCM_KEY), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                       (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len) != VG_OK;
       assigns \nothing;
-      ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
+      ensures \result == ccm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_CCM_KEY), (uint8_t *)nonce, nonce_len, (uint8_t *)aad, aad_len,
                                 (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag, tag_len);
 */
 static int vg_aes_ccm_open_body(const vg_aes_ccm_key *k, const uint8_t *nonce, size_t nonce_len,

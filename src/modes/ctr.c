@@ -34,7 +34,9 @@ _Static_assert(sizeof(struct ctr_stream_state) <= VG_AES_CTR_STREAM_SIZE, "vg_ae
       VG_OK;
 */
 
-/* 1 for an initialised stream (not wiped), else 0. */
+/* 1 for an initialised stream (not wiped) whose key is still set up, else 0: the key is re-checked on
+   every call, so a stream whose key was wiped is refused rather than calling through a zeroed table
+   pointer. */
 /*@ assigns \nothing;
     ensures \result == 0 || \result == 1;
     ensures \result == 1 <==> ctr_stream_ok(s);
@@ -42,19 +44,21 @@ _Static_assert(sizeof(struct ctr_stream_state) <= VG_AES_CTR_STREAM_SIZE, "vg_ae
 static int ctr_stream_usable(const vg_aes_ctr_stream *s)
 {
     if (!s) return 0;
-    return ((const struct ctr_stream_state *)(const void *)s->opaque)->magic == CTR_STREAM_MAGIC;
+    const struct ctr_stream_state *st = (const struct ctr_stream_state *)(const void *)s->opaque;
+    if (st->magic != CTR_STREAM_MAGIC) return 0;
+    return vg_aes_key_state_of((const unsigned char *)(const void *)st->key, VG_MAGIC_AES_KEY) != NULL;
 }
 
-/*@ ensures \result == \old(ctr_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
+/*@ ensures \result == \old(ctr_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
                                    (uint8_t *)counter));
     behavior rejected:
-      assumes ctr_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
+      assumes ctr_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_AES_KEY),
                                    (uint8_t *)counter) != VG_OK;
       assigns \nothing;
 */
 static int vg_aes_ctr_stream_init_body(vg_aes_ctr_stream *s, const vg_aes_key *k, const uint8_t counter[16])
 {
-    const struct vg_aes_key_state *key = vg_aes_key_state_of(k ? k->opaque : NULL);
+    const struct vg_aes_key_state *key = vg_aes_key_state_of(k ? k->opaque : NULL, VG_MAGIC_AES_KEY);
     if (!s || !key || !counter) return VG_ERR_ARG;
     struct ctr_stream_state *st = (struct ctr_stream_state *)(void *)s->opaque;
     memset(s, 0, sizeof *s);

@@ -109,12 +109,12 @@ static int exceeds(uint64_t n, uint64_t max)
 }
 
 /*@ assigns \nothing;
-    ensures \result == \null <==> !(k != \null && vg_key_ready((unsigned char *)k->opaque));
+    ensures \result == \null <==> !(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_GCM_KEY));
 */
 static const struct vg_aes_gcm_key_state *gcm_key_of(const vg_aes_gcm_key *k)
 {
-    /* the AES state is the first member, so a set-up GCM key passes the AES key's check */
-    if (!k || !vg_aes_key_state_of(k->opaque)) return NULL;
+    /* the AES state is the first member and carries the GCM key's marker */
+    if (!k || !vg_aes_key_state_of(k->opaque, VG_MAGIC_GCM_KEY)) return NULL;
     return (const struct vg_aes_gcm_key_state *)(const void *)k->opaque;
 }
 
@@ -407,11 +407,12 @@ static int vg_aes_gcm_init_body(vg_aes_gcm_key *k, const uint8_t *key, size_t ke
         return VG_OK;
     }
     uint8_t h[16] = { 0 };
-    vg_aes_key_setup(&st->aes, impl, key, key_len, 0);
+    vg_aes_key_setup(&st->aes, impl, key, key_len, 0, 0); /* no marker until the hkey is written */
     impl->aes_ecb_encrypt(st->aes.sched, h, h, 1); /* H = E(0^128) */
     memset(st->hkey, 0, sizeof st->hkey);
     impl->ghash_init(st->hkey, h);
     vg_wipe(h, sizeof h);
+    st->aes.magic = VG_MAGIC_GCM_KEY;
     return VG_OK;
 }
 
@@ -464,11 +465,11 @@ static int gcm_open_checked(const struct vg_aes_gcm_key_state *key, const uint8_
                             const uint8_t *tag, size_t tag_len, uint8_t *out);
 
 /*@ behavior rejected:
-      assumes gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len,
+      assumes gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_GCM_KEY), (uint8_t *)nonce, nonce_len,
                         (uint8_t *)aad, aad_len, (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag,
                         tag_len) != VG_OK;
       assigns \nothing;
-      ensures \result == gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce,
+      ensures \result == gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_GCM_KEY), (uint8_t *)nonce,
                                   nonce_len, (uint8_t *)aad, aad_len, (uint8_t *)in, len, (uint8_t *)out,
                                   (uint8_t *)tag, tag_len);
 */
@@ -524,11 +525,11 @@ int vg_aes_gcm_seal(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_
 }
 
 /*@ behavior rejected:
-      assumes gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce, nonce_len,
+      assumes gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_GCM_KEY), (uint8_t *)nonce, nonce_len,
                         (uint8_t *)aad, aad_len, (uint8_t *)in, len, (uint8_t *)out, (uint8_t *)tag,
                         tag_len) != VG_OK;
       assigns \nothing;
-      ensures \result == gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque), (uint8_t *)nonce,
+      ensures \result == gcm_error(k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_GCM_KEY), (uint8_t *)nonce,
                                   nonce_len, (uint8_t *)aad, aad_len, (uint8_t *)in, len, (uint8_t *)out,
                                   (uint8_t *)tag, tag_len);
 */
@@ -647,15 +648,15 @@ static struct gcm_state *stream_of(vg_aes_gcm_stream *s)
 {
     if (!s) return NULL;
     struct gcm_state *st = (struct gcm_state *)(void *)s->opaque;
-    if (st->magic != GCM_STREAM_MAGIC || !vg_aes_key_state_of((const unsigned char *)(const void *)&st->key->aes))
+    if (st->magic != GCM_STREAM_MAGIC || !vg_aes_key_state_of((const unsigned char *)(const void *)&st->key->aes, VG_MAGIC_GCM_KEY))
         return NULL;
     return st;
 }
 
-/*@ ensures \result == \old(gcm_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
+/*@ ensures \result == \old(gcm_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_GCM_KEY),
                                     (uint8_t *)nonce, nonce_len));
     behavior rejected:
-      assumes gcm_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque),
+      assumes gcm_stream_init_error(s, k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_GCM_KEY),
                                     (uint8_t *)nonce, nonce_len) != VG_OK;
       assigns \nothing;
 */

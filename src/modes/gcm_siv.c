@@ -46,7 +46,7 @@ _Static_assert(SIV_OPEN_CHUNK % 16 == 0, "chunks are whole blocks");
 /* The per-message state: the expanded message-encryption key and the POLYVAL key. */
 struct siv_message {
     struct vg_aes_key_state enc;                 /* K_enc expanded by the master key's impl */
-    _Alignas(64) unsigned char hkey[VG_HKEY_SIZE]; /* H in the layout polyval_init chose */
+    _Alignas(16) unsigned char hkey[VG_HKEY_SIZE]; /* H in the layout polyval_init chose */
 };
 
 /* RFC 8452 §4 derive_keys: fills msg from the master key and nonce. */
@@ -68,7 +68,7 @@ static void siv_derive(struct siv_message *msg, const struct vg_aes_key_state *m
     for (size_t i = 0; i < nblocks; i++) memcpy(keys + 8 * i, blocks + 16 * i, 8);
 
     impl->polyval_init(msg->hkey, keys);
-    vg_aes_key_setup(&msg->enc, impl, keys + 16, master->key_len, 0);
+    vg_aes_key_setup(&msg->enc, impl, keys + 16, master->key_len, 0, VG_MAGIC_SIV_MESSAGE);
 
     vg_wipe(blocks, sizeof blocks);
     vg_wipe(keys, sizeof keys);
@@ -136,7 +136,7 @@ static int siv_short_path(const struct vg_impl *impl, size_t aad_len, size_t len
 
 /*@ // The key was set up, with 16 or 32 bytes.
     logic boolean siv_key_ok{L}(vg_aes_gcm_siv_key *k) =
-      k != \null && vg_key_ready((unsigned char *)k->opaque) &&
+      k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_SIV_KEY) &&
       (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32);
     // The code a one-shot seal or open returns before it writes anything, in vg.h's order (VG_OK:
     // the arguments are accepted). key_ok: the key was set up with 16 or 32 bytes.
@@ -163,7 +163,7 @@ static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state 
                      const uint8_t *in, size_t len, const uint8_t *out, const uint8_t *tag,
                      size_t tag_len)
 {
-    *st = vg_aes_key_state_of(k ? k->opaque : NULL);
+    *st = vg_aes_key_state_of(k ? k->opaque : NULL, VG_MAGIC_SIV_KEY);
     if (!*st || ((*st)->key_len != 16 && (*st)->key_len != 32)) return VG_ERR_ARG;
     if (nonce_len != SIV_NONCE_LEN) return VG_ERR_NONCE_LENGTH;
     if (tag_len != SIV_TAG_LEN) return VG_ERR_TAG_LENGTH;
@@ -186,7 +186,7 @@ static int vg_aes_gcm_siv_init_body(vg_aes_gcm_siv_key *k, const uint8_t *key, s
     if (!key) return VG_ERR_ARG;
     _Static_assert(sizeof(struct vg_aes_key_state) <= sizeof(vg_aes_gcm_siv_key), "key too small");
     struct vg_aes_key_state *st = (struct vg_aes_key_state *)(void *)k->opaque;
-    vg_aes_key_setup(st, vg_current_impl(), key, key_len, 0); /* the AEADs never decrypt blocks */
+    vg_aes_key_setup(st, vg_current_impl(), key, key_len, 0, VG_MAGIC_SIV_KEY); /* the AEADs never decrypt blocks */
     return VG_OK;
 }
 
