@@ -21,12 +21,13 @@
  *  - Arguments are checked before anything is written: a call that returns an error other than
  *    VG_ERR_AUTH has written nothing to any output (out, tag, counter, key or stream).
  *  - NULL is accepted for a buffer whose length is 0. NULL with a non-zero length is VG_ERR_ARG.
- *  - Overlap. in == out is allowed; any other overlap of in and out is VG_ERR_ARG. Inputs may
- *    otherwise overlap outputs freely: out may overlap the AAD, the nonce and (open) the tag, and
- *    seal's tag may overlap the AAD, the nonce and in. Every function reads what it needs of an input
- *    before it writes over it, so the bytes written and the verdict are those of the same call with
- *    separate buffers, on every implementation. Two outputs of one call may not overlap: seal's out
- *    and tag, or vg_aes_ctr32's counter and in or out, are VG_ERR_ARG.
+ *  - Overlap. in == out is allowed; any other overlap of in and out is VG_ERR_ARG. Every other
+ *    overlap is allowed and gives the same result on every implementation: out may overlap the AAD,
+ *    the nonce and (open) the tag, and seal's tag may overlap the AAD, the nonce, in and out. Every
+ *    function reads all it needs of its inputs before it writes over them, so the bytes written and
+ *    the verdict are those of the same call with separate buffers; seal writes its tag last, so a tag
+ *    that overlaps out replaces those bytes of the ciphertext. (vg_aes_ctr32's counter is both an
+ *    input and an output: a counter overlapping in or out is VG_ERR_ARG.)
  *  - No branch and no memory address depends on a key, a nonce, a plaintext, a ciphertext, AAD or a
  *    tag. Lengths are public, and so is the verdict of an open once it is returned.
  *  - On AArch64 CPUs with FEAT_DIT, every function that processes a key or data sets PSTATE.DIT

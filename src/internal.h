@@ -177,7 +177,9 @@ struct vg_impl {
        open: received = the tag that came with the ciphertext (its counter block), out = the plaintext
        of in (in == out safe), tag = the tag that plaintext should have; the mode compares it with
        received in constant time and zeroes out on a mismatch.
-       nonce and received are the mode's own copies (no overlap with out); tag is a mode-local buffer. */
+       nonce and received are the mode's own copies (no overlap with out); tag is a mode-local buffer.
+       open may write out before it has read all of aad: the mode never passes an out that overlaps
+       aad (it takes the general path then). */
     void (*gcm_siv_seal_short)(const void *sched, size_t key_len, const uint8_t nonce[12], const uint8_t *aad,
                                size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
     void (*gcm_siv_open_short)(const void *sched, size_t key_len, const uint8_t nonce[12], const uint8_t *aad,
