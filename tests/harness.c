@@ -57,6 +57,11 @@ void vgt_init(int argc, char **argv)
             exit(2);
         }
     }
+    /* VG_IMPL steers programs that do not pass --impl; when it names something this CPU or build
+       lacks, the library ignored it, and the run must not be taken for that implementation's. */
+    if (vg_impl_env_status() != VG_OK)
+        printf("warning: VG_IMPL=\"%s\" is not an implementation available here: the library ignored it\n",
+               getenv("VG_IMPL"));
     g_impl = vg_impl_name();
     if (impl && strcmp(impl, "auto") != 0 && strcmp(g_impl, impl) != 0) {
         printf("error: asked for %s, library reports %s\n", impl, g_impl);

@@ -2,7 +2,7 @@
 # implementation), the exported symbols and the install tree (once), and the constant-time check
 # (per implementation, under valgrind memcheck, or natively in a MemorySanitizer build).
 
-foreach(t aes ctr_stream aead gcm_stream overlap)
+foreach(t aes ctr_stream aead gcm_stream overlap contexts)
   vg_add_test_program(test_${t} test_${t}.c)
   vg_add_impl_test(NAME ${t} TARGET test_${t})
 endforeach()
