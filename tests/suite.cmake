@@ -31,6 +31,9 @@ if(VG_SANITIZE)
 elseif(VG_MSAN)
   set(vg_user_cflags -fsanitize=memory)
 endif()
+add_test(NAME static_symbols
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_static_symbols.sh $<TARGET_FILE:vg_static> ${vg_cross_flag})
+set_tests_properties(static_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 add_test(NAME install
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_install.sh ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND}
                  ${CMAKE_C_COMPILER} ${vg_cross_flag} -- ${vg_user_cflags})

@@ -61,12 +61,12 @@ echo
 # minus one call each.
 echo "## bare key schedules, own instructions per call (count-insns -f; qemu -cpu $CPU)"
 echo
-echo "| key | armv8_aes_expand_key (its dispatch + the _sha3 or _base variant it calls) | aes_v8_set_encrypt_key (OpenSSL) |"
+echo "| key | vg_armv8_aes_expand_key (its dispatch + the _sha3 or _base variant it calls) | aes_v8_set_encrypt_key (OpenSSL) |"
 echo "|---|---:|---:|"
 for len in 16 32; do
   for reps in 1 2; do
-    "$ROOT/tools/qemu-insn-count/count-insns.sh" -c "$CPU" -f aes_v8_set_encrypt_key -f armv8_aes_expand_key \
-        -f armv8_aes_expand_key_sha3 -f armv8_aes_expand_key_base "$EXE" keysched "$len" "$reps" \
+    "$ROOT/tools/qemu-insn-count/count-insns.sh" -c "$CPU" -f aes_v8_set_encrypt_key -f vg_armv8_aes_expand_key \
+        -f vg_armv8_aes_expand_key_sha3 -f vg_armv8_aes_expand_key_base "$EXE" keysched "$len" "$reps" \
         > "$OUT.$reps" 2>/dev/null || { cat "$OUT.$reps" >&2; exit 1; }
   done
   # the second call alone: the run with two calls minus the run with one

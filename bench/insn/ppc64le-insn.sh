@@ -62,11 +62,11 @@ done
 # instruction, and its count does not depend on the CPU model).
 echo "## bare key schedules, own instructions per call (count-insns -f; qemu -cpu power9)"
 echo
-echo "| key | power8_aes_expand_key | power9_aes_expand_key | aes_p8_set_encrypt_key (OpenSSL) |"
+echo "| key | vg_power8_aes_expand_key | vg_power9_aes_expand_key | aes_p8_set_encrypt_key (OpenSSL) |"
 echo "|---|---:|---:|---:|"
 for len in 16 32; do
   for reps in 1 2; do
-    "$ROOT/tools/qemu-insn-count/count-insns.sh" -c power9 -f power8_aes_expand_key -f power9_aes_expand_key \
+    "$ROOT/tools/qemu-insn-count/count-insns.sh" -c power9 -f vg_power8_aes_expand_key -f vg_power9_aes_expand_key \
         -f aes_p8_set_encrypt_key "$EXE" keysched "$len" "$reps" > "$OUT.$reps" 2>/dev/null ||
         { cat "$OUT.$reps" >&2; exit 1; }
   done

@@ -17,33 +17,33 @@ int main(void)
     /* One schedule per key size, analysed separately; the three are then joined, which covers
        every size at once below (the schedule has the same 15-round-key layout for all three). */
     switch (Frama_C_interval(0, 2)) {
-    case 0: portable_aes_expand_key(sched, eva_input(16), 16, 1); break;
-    case 1: portable_aes_expand_key(sched, eva_input(24), 24, 1); break;
-    default: portable_aes_expand_key(sched, eva_input(32), 32, 1); break;
+    case 0: vg_portable_aes_expand_key(sched, eva_input(16), 16, 1); break;
+    case 1: vg_portable_aes_expand_key(sched, eva_input(24), 24, 1); break;
+    default: vg_portable_aes_expand_key(sched, eva_input(32), 32, 1); break;
     }
-    portable_ghash_init(hkey_gcm, eva_input(16));
-    portable_polyval_init(hkey_siv, eva_input(16));
+    vg_portable_ghash_init(hkey_gcm, eva_input(16));
+    vg_portable_polyval_init(hkey_siv, eva_input(16));
 
     uint8_t *counter = eva_input(16), *mac = eva_input(16), *acc = eva_input(16);
 
     //@ loop unroll EVA_MAX_BLOCKS + 1;
     for (size_t n = 0; n <= EVA_MAX_BLOCKS; n++) {
         uint8_t *in = eva_input(16 * n), *out = eva_output(16 * n), *io = eva_input(16 * n);
-        portable_aes_ecb_encrypt(sched, in, out, n);
-        portable_aes_ecb_encrypt(sched, io, io, n);
-        portable_aes_ecb_decrypt(sched, in, out, n);
-        portable_aes_ecb_decrypt(sched, io, io, n);
-        portable_aes_ctr32(sched, counter, in, out, n);
-        portable_aes_ctr32(sched, counter, io, io, n);
-        portable_aes_ctr32_le(sched, counter, in, out, n);
-        portable_aes_ctr32_le(sched, counter, io, io, n);
-        portable_cbc_mac(sched, mac, in, n);
-        portable_ccm_seal_blocks(sched, mac, counter, in, out, n);
-        portable_ccm_seal_blocks(sched, mac, counter, io, io, n);
-        portable_ccm_open_blocks(sched, mac, counter, in, out, n);
-        portable_ccm_open_blocks(sched, mac, counter, io, io, n);
-        portable_ghash_update(hkey_gcm, acc, in, n);
-        portable_polyval_update(hkey_siv, acc, in, n);
+        vg_portable_aes_ecb_encrypt(sched, in, out, n);
+        vg_portable_aes_ecb_encrypt(sched, io, io, n);
+        vg_portable_aes_ecb_decrypt(sched, in, out, n);
+        vg_portable_aes_ecb_decrypt(sched, io, io, n);
+        vg_portable_aes_ctr32(sched, counter, in, out, n);
+        vg_portable_aes_ctr32(sched, counter, io, io, n);
+        vg_portable_aes_ctr32_le(sched, counter, in, out, n);
+        vg_portable_aes_ctr32_le(sched, counter, io, io, n);
+        vg_portable_cbc_mac(sched, mac, in, n);
+        vg_portable_ccm_seal_blocks(sched, mac, counter, in, out, n);
+        vg_portable_ccm_seal_blocks(sched, mac, counter, io, io, n);
+        vg_portable_ccm_open_blocks(sched, mac, counter, in, out, n);
+        vg_portable_ccm_open_blocks(sched, mac, counter, io, io, n);
+        vg_portable_ghash_update(hkey_gcm, acc, in, n);
+        vg_portable_polyval_update(hkey_siv, acc, in, n);
         free(in);
         free(out);
         free(io);

@@ -29,7 +29,7 @@
     requires \valid(EVA_SCHED(sched));
     assigns ((uint8_t *)sched)[0 .. VG_SCHED_SIZE - 1] \from key[0 .. key_len - 1], key_len;
 */
-void portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
+void vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
     requires \valid_read(EVA_SCHED(sched));
@@ -38,7 +38,7 @@ void portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, in
     assigns out[0 .. 16 * nblocks - 1] \from in[0 .. 16 * nblocks - 1], ((uint8_t *)sched)[0 .. VG_SCHED_SIZE - 1];
     ensures \initialized(out + (0 .. 16 * nblocks - 1));
 */
-void portable_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
+void vg_portable_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
     requires \valid_read(EVA_SCHED(sched));
@@ -47,7 +47,7 @@ void portable_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out
     assigns out[0 .. 16 * nblocks - 1] \from in[0 .. 16 * nblocks - 1], ((uint8_t *)sched)[0 .. VG_SCHED_SIZE - 1];
     ensures \initialized(out + (0 .. 16 * nblocks - 1));
 */
-void portable_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
+void vg_portable_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
     requires \valid_read(EVA_SCHED(sched));
@@ -59,7 +59,7 @@ void portable_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out
     ensures \initialized(out + (0 .. 16 * nblocks - 1));
     ensures \initialized(counter + (0 .. 15));
 */
-void portable_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_portable_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                         size_t nblocks);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
@@ -72,7 +72,7 @@ void portable_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *i
     ensures \initialized(out + (0 .. 16 * nblocks - 1));
     ensures \initialized(counter + (0 .. 15));
 */
-void portable_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_portable_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                            size_t nblocks);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
@@ -82,7 +82,7 @@ void portable_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t
     assigns mac[0 .. 15] \from mac[0 .. 15], in[0 .. 16 * nblocks - 1], ((uint8_t *)sched)[0 .. VG_SCHED_SIZE - 1];
     ensures \initialized(mac + (0 .. 15));
 */
-void portable_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks);
+void vg_portable_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
     requires \valid_read(EVA_SCHED(sched));
@@ -98,7 +98,7 @@ void portable_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, siz
     ensures \initialized(out + (0 .. 16 * nblocks - 1));
     ensures \initialized(mac + (0 .. 15)) && \initialized(counter + (0 .. 15));
 */
-size_t portable_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_portable_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                                 const uint8_t *in, uint8_t *out, size_t nblocks);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
@@ -115,14 +115,14 @@ size_t portable_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t coun
     ensures \initialized(out + (0 .. 16 * nblocks - 1));
     ensures \initialized(mac + (0 .. 15)) && \initialized(counter + (0 .. 15));
 */
-size_t portable_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_portable_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                                 const uint8_t *in, uint8_t *out, size_t nblocks);
 
 /*@ requires \valid(EVA_HKEY(hkey));
     requires \valid_read(h + (0 .. 15)) && \initialized(h + (0 .. 15));
     assigns ((uint8_t *)hkey)[0 .. VG_HKEY_SIZE - 1] \from h[0 .. 15];
 */
-void portable_ghash_init(void *hkey, const uint8_t h[16]);
+void vg_portable_ghash_init(void *hkey, const uint8_t h[16]);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
     requires \valid_read(EVA_HKEY(hkey));
@@ -131,13 +131,13 @@ void portable_ghash_init(void *hkey, const uint8_t h[16]);
     assigns acc[0 .. 15] \from acc[0 .. 15], in[0 .. 16 * nblocks - 1], ((uint8_t *)hkey)[0 .. VG_HKEY_SIZE - 1];
     ensures \initialized(acc + (0 .. 15));
 */
-void portable_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
+void vg_portable_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
 
 /*@ requires \valid(EVA_HKEY(hkey));
     requires \valid_read(h + (0 .. 15)) && \initialized(h + (0 .. 15));
     assigns ((uint8_t *)hkey)[0 .. VG_HKEY_SIZE - 1] \from h[0 .. 15];
 */
-void portable_polyval_init(void *hkey, const uint8_t h[16]);
+void vg_portable_polyval_init(void *hkey, const uint8_t h[16]);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
     requires \valid_read(EVA_HKEY(hkey));
@@ -146,6 +146,6 @@ void portable_polyval_init(void *hkey, const uint8_t h[16]);
     assigns acc[0 .. 15] \from acc[0 .. 15], in[0 .. 16 * nblocks - 1], ((uint8_t *)hkey)[0 .. VG_HKEY_SIZE - 1];
     ensures \initialized(acc + (0 .. 15));
 */
-void portable_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
+void vg_portable_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks);
 
 #endif

@@ -45,15 +45,15 @@ int vg_arch_dit_enabled(void) VG_INTERNAL;
 /* ---------------------------------------------------------------------------------------------- */
 /* armv8 kernels (contracts: struct vg_impl in internal.h; layouts in armv8.h)                      */
 
-void armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
-void armv8_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-void armv8_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-void armv8_ghash_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
-void armv8_polyval_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
-void armv8_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
-size_t armv8_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+void vg_armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+void vg_armv8_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void vg_armv8_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void vg_armv8_ghash_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
+void vg_armv8_polyval_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
+void vg_armv8_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
+size_t vg_armv8_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-size_t armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 
 /* Whole short GCM messages (gcm_seal_short / gcm_open_short): the table announces gcm_short_max =
@@ -64,26 +64,26 @@ size_t armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter
 
 /* The kernels built twice (armv8_kernels.inc): _base with EOR, _sha3 with EOR3. */
 #define ARMV8_DECLARE_VARIANT(suffix)                                                                  \
-    void armv8_aes_expand_key_##suffix(void *sched, const uint8_t *key, size_t key_len,                \
+    void vg_armv8_aes_expand_key_##suffix(void *sched, const uint8_t *key, size_t key_len,                \
                                        int want_decrypt) VG_INTERNAL;                                  \
-    void armv8_aes_ctr32_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,           \
+    void vg_armv8_aes_ctr32_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,           \
                                   uint8_t *out, size_t nblocks) VG_INTERNAL;                           \
-    void armv8_aes_ctr32_le_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,        \
+    void vg_armv8_aes_ctr32_le_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,        \
                                      uint8_t *out, size_t nblocks) VG_INTERNAL;                        \
-    void armv8_ghash_update_##suffix(const void *hkey, uint8_t acc[16], const uint8_t *in,             \
+    void vg_armv8_ghash_update_##suffix(const void *hkey, uint8_t acc[16], const uint8_t *in,             \
                                      size_t nblocks) VG_INTERNAL;                                      \
-    void armv8_polyval_update_##suffix(const void *hkey, uint8_t acc[16], const uint8_t *in,           \
+    void vg_armv8_polyval_update_##suffix(const void *hkey, uint8_t acc[16], const uint8_t *in,           \
                                        size_t nblocks) VG_INTERNAL;                                    \
-    size_t armv8_gcm_seal_blocks_##suffix(const void *sched, const void *hkey, uint8_t counter[16],    \
+    size_t vg_armv8_gcm_seal_blocks_##suffix(const void *sched, const void *hkey, uint8_t counter[16],    \
                                           uint8_t acc[16], const uint8_t *in, uint8_t *out,            \
                                           size_t nblocks) VG_INTERNAL;                                 \
-    size_t armv8_gcm_open_blocks_##suffix(const void *sched, const void *hkey, uint8_t counter[16],    \
+    size_t vg_armv8_gcm_open_blocks_##suffix(const void *sched, const void *hkey, uint8_t counter[16],    \
                                           uint8_t acc[16], const uint8_t *in, uint8_t *out,            \
                                           size_t nblocks) VG_INTERNAL;                                 \
-    void armv8_gcm_seal_short_##suffix(const void *sched, const void *hkey, const uint8_t nonce[12],   \
+    void vg_armv8_gcm_seal_short_##suffix(const void *sched, const void *hkey, const uint8_t nonce[12],   \
                                        const uint8_t *aad, size_t aad_len, const uint8_t *in,          \
                                        uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;         \
-    void armv8_gcm_open_short_##suffix(const void *sched, const void *hkey, const uint8_t nonce[12],   \
+    void vg_armv8_gcm_open_short_##suffix(const void *sched, const void *hkey, const uint8_t nonce[12],   \
                                        const uint8_t *aad, size_t aad_len, const uint8_t *in,          \
                                        uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 ARMV8_DECLARE_VARIANT(base)

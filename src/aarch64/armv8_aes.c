@@ -30,14 +30,14 @@ VG_ARMV8_INLINE void ecb(const unsigned char (*keys)[16], const uint8_t *in, uin
 }
 
 VG_ARMV8_TARGET
-void armv8_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+void vg_armv8_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct armv8_sched *s = (const struct armv8_sched *)sched;
     ARMV8_FOR_ROUNDS(s->rounds, ecb(s->enc, in, out, nblocks, 0, ROUNDS));
 }
 
 VG_ARMV8_TARGET
-void armv8_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+void vg_armv8_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct armv8_sched *s = (const struct armv8_sched *)sched;
     ARMV8_FOR_ROUNDS(s->rounds, ecb(s->dec, in, out, nblocks, 1, ROUNDS));
@@ -88,7 +88,7 @@ VG_ARMV8_INLINE void cbc_mac(const unsigned char (*keys)[16], uint8_t mac[16], c
 }
 
 VG_ARMV8_TARGET
-void armv8_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
+void vg_armv8_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
 {
     if (nblocks == 0) return;
     const struct armv8_sched *s = (const struct armv8_sched *)sched;
@@ -151,7 +151,7 @@ VG_ARMV8_INLINE void ccm_open(const unsigned char (*keys)[16], uint8_t mac[16], 
 }
 
 VG_ARMV8_TARGET
-size_t armv8_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_armv8_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     if (nblocks == 0) return 0;
@@ -161,7 +161,7 @@ size_t armv8_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter
 }
 
 VG_ARMV8_TARGET
-size_t armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     if (nblocks == 0) return 0;

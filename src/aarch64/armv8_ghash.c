@@ -43,13 +43,13 @@ VG_ARMV8_INLINE void store_powers(struct armv8_hkey *hk, uint8x16_t h, int npowe
 }
 
 VG_ARMV8_TARGET
-void armv8_polyval_init(void *hkey, const uint8_t h[16])
+void vg_armv8_polyval_init(void *hkey, const uint8_t h[16])
 {
     store_powers((struct armv8_hkey *)hkey, vld1q_u8(h), ARMV8_HPOWERS);
 }
 
 VG_ARMV8_TARGET
-void armv8_ghash_init(void *hkey, const uint8_t h[16])
+void vg_armv8_ghash_init(void *hkey, const uint8_t h[16])
 {
     /* H' = rev(H) * x (RFC 8452 Appendix A; aesni_ghash.c section 2) */
     store_powers((struct armv8_hkey *)hkey, mul_x(vqtbl1q_u8(vld1q_u8(h), vld1q_u8(armv8_reverse_idx))),

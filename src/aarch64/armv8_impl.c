@@ -121,101 +121,101 @@ static int use_sha3(void)
 }
 
 /* Not static: bench/insn/insn-bench.c counts it by this name. */
-void armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+void vg_armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
     if (use_sha3())
-        armv8_aes_expand_key_sha3(sched, key, key_len, want_decrypt);
+        vg_armv8_aes_expand_key_sha3(sched, key, key_len, want_decrypt);
     else
-        armv8_aes_expand_key_base(sched, key, key_len, want_decrypt);
+        vg_armv8_aes_expand_key_base(sched, key, key_len, want_decrypt);
 }
 
-static void armv8_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+static void vg_armv8_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                             size_t nblocks)
 {
     if (use_sha3())
-        armv8_aes_ctr32_sha3(sched, counter, in, out, nblocks);
+        vg_armv8_aes_ctr32_sha3(sched, counter, in, out, nblocks);
     else
-        armv8_aes_ctr32_base(sched, counter, in, out, nblocks);
+        vg_armv8_aes_ctr32_base(sched, counter, in, out, nblocks);
 }
 
-static void armv8_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+static void vg_armv8_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                                size_t nblocks)
 {
     if (use_sha3())
-        armv8_aes_ctr32_le_sha3(sched, counter, in, out, nblocks);
+        vg_armv8_aes_ctr32_le_sha3(sched, counter, in, out, nblocks);
     else
-        armv8_aes_ctr32_le_base(sched, counter, in, out, nblocks);
+        vg_armv8_aes_ctr32_le_base(sched, counter, in, out, nblocks);
 }
 
-static void armv8_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+static void vg_armv8_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
 {
     if (use_sha3())
-        armv8_ghash_update_sha3(hkey, acc, in, nblocks);
+        vg_armv8_ghash_update_sha3(hkey, acc, in, nblocks);
     else
-        armv8_ghash_update_base(hkey, acc, in, nblocks);
+        vg_armv8_ghash_update_base(hkey, acc, in, nblocks);
 }
 
-static void armv8_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+static void vg_armv8_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
 {
     if (use_sha3())
-        armv8_polyval_update_sha3(hkey, acc, in, nblocks);
+        vg_armv8_polyval_update_sha3(hkey, acc, in, nblocks);
     else
-        armv8_polyval_update_base(hkey, acc, in, nblocks);
+        vg_armv8_polyval_update_base(hkey, acc, in, nblocks);
 }
 
-static size_t armv8_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16],
+static size_t vg_armv8_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16],
                                     uint8_t acc[16], const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    return use_sha3() ? armv8_gcm_seal_blocks_sha3(sched, hkey, counter, acc, in, out, nblocks)
-                      : armv8_gcm_seal_blocks_base(sched, hkey, counter, acc, in, out, nblocks);
+    return use_sha3() ? vg_armv8_gcm_seal_blocks_sha3(sched, hkey, counter, acc, in, out, nblocks)
+                      : vg_armv8_gcm_seal_blocks_base(sched, hkey, counter, acc, in, out, nblocks);
 }
 
-static size_t armv8_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16],
+static size_t vg_armv8_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16],
                                     uint8_t acc[16], const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    return use_sha3() ? armv8_gcm_open_blocks_sha3(sched, hkey, counter, acc, in, out, nblocks)
-                      : armv8_gcm_open_blocks_base(sched, hkey, counter, acc, in, out, nblocks);
+    return use_sha3() ? vg_armv8_gcm_open_blocks_sha3(sched, hkey, counter, acc, in, out, nblocks)
+                      : vg_armv8_gcm_open_blocks_base(sched, hkey, counter, acc, in, out, nblocks);
 }
 
-static void armv8_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12],
+static void vg_armv8_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12],
                                  const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                                  size_t len, uint8_t tag[16])
 {
     if (use_sha3())
-        armv8_gcm_seal_short_sha3(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+        vg_armv8_gcm_seal_short_sha3(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
     else
-        armv8_gcm_seal_short_base(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+        vg_armv8_gcm_seal_short_base(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
 }
 
-static void armv8_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12],
+static void vg_armv8_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12],
                                  const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                                  size_t len, uint8_t tag[16])
 {
     if (use_sha3())
-        armv8_gcm_open_short_sha3(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+        vg_armv8_gcm_open_short_sha3(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
     else
-        armv8_gcm_open_short_base(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+        vg_armv8_gcm_open_short_base(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
 }
 
 const struct vg_impl vg_armv8_impl = {
     .name = "armv8",
     .available = armv8_available,
-    .aes_expand_key = armv8_aes_expand_key,
-    .aes_ecb_encrypt = armv8_aes_ecb_encrypt,
-    .aes_ecb_decrypt = armv8_aes_ecb_decrypt,
-    .aes_ctr32 = armv8_aes_ctr32,
-    .aes_ctr32_le = armv8_aes_ctr32_le,
-    .ghash_init = armv8_ghash_init,
-    .ghash_update = armv8_ghash_update,
-    .polyval_init = armv8_polyval_init,
-    .polyval_update = armv8_polyval_update,
-    .cbc_mac = armv8_cbc_mac,
-    .gcm_seal_blocks = armv8_gcm_seal_blocks,
-    .gcm_open_blocks = armv8_gcm_open_blocks,
-    .ccm_seal_blocks = armv8_ccm_seal_blocks,
-    .ccm_open_blocks = armv8_ccm_open_blocks,
-    .gcm_seal_short = armv8_gcm_seal_short,
-    .gcm_open_short = armv8_gcm_open_short,
+    .aes_expand_key = vg_armv8_aes_expand_key,
+    .aes_ecb_encrypt = vg_armv8_aes_ecb_encrypt,
+    .aes_ecb_decrypt = vg_armv8_aes_ecb_decrypt,
+    .aes_ctr32 = vg_armv8_aes_ctr32,
+    .aes_ctr32_le = vg_armv8_aes_ctr32_le,
+    .ghash_init = vg_armv8_ghash_init,
+    .ghash_update = vg_armv8_ghash_update,
+    .polyval_init = vg_armv8_polyval_init,
+    .polyval_update = vg_armv8_polyval_update,
+    .cbc_mac = vg_armv8_cbc_mac,
+    .gcm_seal_blocks = vg_armv8_gcm_seal_blocks,
+    .gcm_open_blocks = vg_armv8_gcm_open_blocks,
+    .ccm_seal_blocks = vg_armv8_ccm_seal_blocks,
+    .ccm_open_blocks = vg_armv8_ccm_open_blocks,
+    .gcm_seal_short = vg_armv8_gcm_seal_short,
+    .gcm_open_short = vg_armv8_gcm_open_short,
     .gcm_short_max = 16 * ARMV8_SHORT_MAX_BLOCKS,
     .gcm_short_max_aad = 16 * ARMV8_SHORT_MAX_AAD_BLOCKS,
 };

@@ -501,7 +501,7 @@ _Static_assert(sizeof(bs_word) == 16, "a word is 128 bits");
 _Static_assert(offsetof(struct bs_sched, rk) == 0, "round keys first");
 _Static_assert(offsetof(struct bs_sched, nrounds) == 15 * 8 * 16, "layout");
 _Static_assert(sizeof(struct bs_sched) <= VG_SCHED_SIZE, "schedule does not fit VG_SCHED_SIZE");
-_Static_assert(_Alignof(struct bs_sched) <= 64, "sched is only 64-byte aligned");
+_Static_assert(_Alignof(struct bs_sched) <= 16, "sched is only 16-byte aligned (VG_CONTEXT_ALIGN)");
 
 /* One full encryption of the 8 lanes of s (in place). */
 static void bs_encrypt(const struct bs_sched *ks, bs_word s[8])
@@ -725,7 +725,7 @@ static void expand_key_words(struct bs_sched *ks, const uint8_t *key, unsigned n
     wipe_stack(blk, sizeof blk);
 }
 
-void portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+void vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
     struct bs_sched *ks = (struct bs_sched *)sched;
     unsigned nk = (unsigned)(key_len / 4);
@@ -760,14 +760,14 @@ BS_INLINE void ecb_batch(const struct bs_sched *ks, const uint8_t *in, uint8_t *
     for (size_t j = 0; j < n; j++) w_store(out + 16 * j, x[j]);
 }
 
-void portable_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+void vg_portable_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;
     for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ecb_batch(ks, in, out, 8, 0);
     if (nblocks) ecb_batch(ks, in, out, nblocks, 0);
 }
 
-void portable_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+void vg_portable_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;
     for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) ecb_batch(ks, in, out, 8, 1);
@@ -816,13 +816,13 @@ BS_INLINE void ctr_run(const void *sched, uint8_t counter[16], const uint8_t *in
         vg_inc32_add(counter, total);
 }
 
-void portable_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_portable_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                         size_t nblocks)
 {
     ctr_run(sched, counter, in, out, nblocks, 0);
 }
 
-void portable_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_portable_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                            size_t nblocks)
 {
     ctr_run(sched, counter, in, out, nblocks, 1);
@@ -867,7 +867,7 @@ BS_INLINE void cbc_mac_group(const struct bs_sched *ks, bs_word m[8], const uint
 
 /* Whole groups of 8, then the 1..7 left: a loop with a constant step and a tail, like ctr_run, so
    that the Eva analysis (proofs/eva/) follows the pointer and the count together. */
-void portable_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
+void vg_portable_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;
     bs_word m[8];
@@ -937,8 +937,8 @@ BS_INLINE void ccm_seal_group(const struct bs_sched *ks, bs_word m[8], bs_word b
     for (unsigned j = 2; j <= n; j++) mac_step(ks, m, d, j);
 }
 
-/* Groups of 7 with a constant step, then the 1..6 left (see portable_cbc_mac for why). */
-size_t portable_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16], const uint8_t *in,
+/* Groups of 7 with a constant step, then the 1..6 left (see vg_portable_cbc_mac for why). */
+size_t vg_portable_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16], const uint8_t *in,
                                 uint8_t *out, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;
@@ -980,7 +980,7 @@ BS_INLINE void ccm_open_group(const struct bs_sched *ks, bs_word m[8], bs_word p
     *pending = n;
 }
 
-size_t portable_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16], const uint8_t *in,
+size_t vg_portable_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16], const uint8_t *in,
                                 uint8_t *out, size_t nblocks)
 {
     const struct bs_sched *ks = (const struct bs_sched *)sched;

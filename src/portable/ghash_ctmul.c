@@ -365,17 +365,17 @@ CTMUL_INLINE void hash_blocks(const void *hkey, uint8_t acc[16], const uint8_t *
     store_elem(acc, y, ghash_order);
 }
 
-void portable_polyval_init(void *hkey, const uint8_t h[16])
+void vg_portable_polyval_init(void *hkey, const uint8_t h[16])
 {
     hkey_set(hkey, load_elem(h, 0));
 }
 
-void portable_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+void vg_portable_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
 {
     hash_blocks(hkey, acc, in, nblocks, 0);
 }
 
-void portable_ghash_init(void *hkey, const uint8_t h[16])
+void vg_portable_ghash_init(void *hkey, const uint8_t h[16])
 {
     /* K = rev(H) * x mod P: shift left one bit; the bit shifted out of x^127 becomes x^128, which is
        x^127 + x^126 + x^121 + 1 mod P (bits 63, 62, 57 of hi and bit 0 of lo). */
@@ -389,7 +389,7 @@ void portable_ghash_init(void *hkey, const uint8_t h[16])
     vg_wipe(&k, sizeof k);
 }
 
-void portable_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+void vg_portable_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
 {
     hash_blocks(hkey, acc, in, nblocks, 1);
 }

@@ -44,14 +44,14 @@
    (power9_impl.c includes them): kernels named power9_*, target POWER9, and the data moved with
    lxvb16x/stxvb16x, which load and store in byte order, so no vperm is left on the data path. */
 #if defined(P8_POWER9)
-#define P8_FN(name) power9_##name
+#define P8_FN(name) vg_power9_##name
 #if defined(__clang__)
 #define VG_POWER8_TARGET __attribute__((target("altivec,vsx,power8-vector,crypto,power9-vector")))
 #else
 #define VG_POWER8_TARGET __attribute__((target("cpu=power9")))
 #endif
 #else
-#define P8_FN(name) power8_##name
+#define P8_FN(name) vg_power8_##name
 #if defined(__clang__)
 /* clang names the ISA 2.07 pieces as features (it has no target("cpu=...")) */
 #define VG_POWER8_TARGET __attribute__((target("altivec,vsx,power8-vector,crypto")))
@@ -68,7 +68,7 @@ typedef __vector unsigned long long p8_u64;
 /* ---------------------------------------------------------------------------------------------- */
 /* Layouts                                                                                          */
 
-/* The AES schedule inside the key's sched[VG_SCHED_SIZE] (64-byte aligned, so lvx/stvx apply).
+/* The AES schedule inside the key's sched[VG_SCHED_SIZE] (16-byte aligned, so lvx/stvx apply).
    rk[i] is round key i of the Cipher (FIPS 197 §5.2) as a register image in AES order, stored with
    stvx. vncipher adds the round key BEFORE InvMixColumns (ISA 2.07), so the straight Inverse Cipher
    uses the same keys in reverse order: the decryption schedule is rk[] read backwards and there is
@@ -81,7 +81,7 @@ _Static_assert(offsetof(struct power8_sched, rk) == 0, "power8_sched layout");
 _Static_assert(offsetof(struct power8_sched, rounds) == 240, "power8_sched layout");
 _Static_assert(sizeof(struct power8_sched) <= VG_SCHED_SIZE, "power8_sched too big for VG_SCHED_SIZE");
 
-/* The GHASH/POLYVAL key inside hkey[VG_HKEY_SIZE] (64-byte aligned): for k = 1..8 and H_k the k-th
+/* The GHASH/POLYVAL key inside hkey[VG_HKEY_SIZE] (16-byte aligned): for k = 1..8 and H_k the k-th
    POLYVAL power (power8_ghash.c, section 3) as a 128-bit integer h = h1 x^64 + h0,
      lo[k-1]  = (0, h0)    vpmsumd(X, lo)  = X0 h0          (the x^0 term)
      mid[k-1] = (h0, h1)   vpmsumd(X, mid) = X1 h0 ^ X0 h1  (the whole x^64 term in one instruction)

@@ -12,7 +12,7 @@
  *   open: the MAC is over P_i = C_i ^ E(ctr_i), so the keystream runs one block ahead: chain block i
  *         pairs with keystream block i+1, ready when chain block i+1 needs it.
  * Register use: the chain state m, one keystream state, the counter (AES order, vadduwm for inc32),
- * the round keys, k_last ^ k_0 (the AddRoundKey fold of power8_cbc_mac).
+ * the round keys, k_last ^ k_0 (the AddRoundKey fold of vg_power8_cbc_mac).
  * Both kernels do all nblocks. Each input block is read before its output block is written, so
  * in == out works.
  */

@@ -6,8 +6,8 @@
  *
  * AES-128 (the issue's case): one stitched loop in assembly (below), 16 blocks per iteration, every
  * register allocated by hand: 344 instructions per 16 blocks (docs/ppc64le.md). AES-192/256: each
- * chunk of up to 256 blocks is encrypted by the 8-block CTR loop (power8_aes_ctr32) and hashed by the
- * 8-block aggregated GHASH loop (power8_ghash_update) while it is still in L1: seal encrypts then
+ * chunk of up to 256 blocks is encrypted by the 8-block CTR loop (vg_power8_aes_ctr32) and hashed by the
+ * 8-block aggregated GHASH loop (vg_power8_ghash_update) while it is still in L1: seal encrypts then
  * hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out works).
  * Their 13 or 15 round keys do not fit the stitched loop's register plan beside the rest.
  *

@@ -81,30 +81,30 @@ _Static_assert(sizeof(struct aesni_hkey) <= VG_HKEY_SIZE, "aesni_hkey too big fo
 /* ---------------------------------------------------------------------------------------------- */
 /* Kernels (contracts: struct vg_impl in internal.h)                                               */
 
-void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
-void aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len) VG_INTERNAL;
-void aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-void aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-void aesni_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+void vg_aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len) VG_INTERNAL;
+void vg_aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void vg_aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+void vg_aesni_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                      size_t nblocks) VG_INTERNAL;
-void aesni_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_aesni_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                         size_t nblocks) VG_INTERNAL;
-void aesni_ghash_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
-void aesni_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
-void aesni_polyval_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
-void aesni_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
-void aesni_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
-size_t aesni_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+void vg_aesni_ghash_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
+void vg_aesni_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
+void vg_aesni_polyval_init(void *hkey, const uint8_t h[16]) VG_INTERNAL;
+void vg_aesni_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
+void vg_aesni_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks) VG_INTERNAL;
+size_t vg_aesni_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-size_t aesni_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+size_t vg_aesni_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-void aesni_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+void vg_aesni_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
-void aesni_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+void vg_aesni_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
-size_t aesni_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_aesni_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-size_t aesni_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_aesni_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -14,7 +14,7 @@
    set-up compiles it with their own target: VEX-encoded, no register copies). */
 
 VG_AESNI_TARGET
-void aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+void vg_aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
     (void)aesni_expand_key(sched, key, key_len, want_decrypt, 0);
 }
@@ -42,7 +42,7 @@ VG_AESNI_INLINE void ecb(const struct aesni_round_keys *rk, const uint8_t *in, u
 }
 
 VG_AESNI_TARGET
-void aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+void vg_aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     struct aesni_round_keys rk;
     aesni_load_enc_keys(&rk, sched);
@@ -50,7 +50,7 @@ void aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, s
 }
 
 VG_AESNI_TARGET
-void aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
+void vg_aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     struct aesni_round_keys rk;
     aesni_load_dec_keys(&rk, sched);
@@ -97,14 +97,14 @@ VG_AESNI_INLINE void ctr(const void *sched, uint8_t counter[16], const uint8_t *
 }
 
 VG_AESNI_TARGET
-void aesni_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_aesni_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                      size_t nblocks)
 {
     ctr(sched, counter, in, out, nblocks, 1);
 }
 
 VG_AESNI_TARGET
-void aesni_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+void vg_aesni_aes_ctr32_le(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                         size_t nblocks)
 {
     ctr(sched, counter, in, out, nblocks, 0);

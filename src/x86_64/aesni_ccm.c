@@ -37,7 +37,7 @@ VG_AESNI_INLINE void middle_rounds2(const struct aesni_round_keys *rk, __m128i *
 }
 
 VG_AESNI_TARGET
-void aesni_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
+void vg_aesni_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t nblocks)
 {
     if (nblocks == 0) return;
     struct aesni_round_keys rk;
@@ -56,7 +56,7 @@ void aesni_cbc_mac(const void *sched, uint8_t mac[16], const uint8_t *in, size_t
 }
 
 VG_AESNI_TARGET
-size_t aesni_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_aesni_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     if (nblocks == 0) return 0;
@@ -85,7 +85,7 @@ size_t aesni_ccm_seal_blocks(const void *sched, uint8_t mac[16], uint8_t counter
 }
 
 VG_AESNI_TARGET
-size_t aesni_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
+size_t vg_aesni_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t counter[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     if (nblocks == 0) return 0;

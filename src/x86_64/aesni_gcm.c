@@ -77,7 +77,7 @@ VG_AESNI_INLINE void xor_store8(const __m128i *b, const uint8_t *in, uint8_t *ou
 }
 
 VG_AESNI_TARGET
-size_t aesni_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+size_t vg_aesni_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     size_t n = nblocks & ~(size_t)7;
@@ -115,7 +115,7 @@ size_t aesni_gcm_seal_blocks(const void *sched, const void *hkey, uint8_t counte
 }
 
 VG_AESNI_TARGET
-size_t aesni_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+size_t vg_aesni_gcm_open_blocks(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                              const uint8_t *in, uint8_t *out, size_t nblocks)
 {
     size_t n = nblocks & ~(size_t)7;
@@ -289,9 +289,9 @@ VG_AESNI_INLINE void gcm_short(const void *sched, const void *hkey, const uint8_
             _mm_storeu_si128((__m128i *)(void *)ctr_bytes, _mm_shuffle_epi8(ctr, shuf));
             _mm_storeu_si128((__m128i *)(void *)acc_bytes, _mm_shuffle_epi8(acc, bswap));
             if (decrypt)
-                aesni_gcm_open_blocks(sched, hkey, ctr_bytes, acc_bytes, in, out, bulk);
+                vg_aesni_gcm_open_blocks(sched, hkey, ctr_bytes, acc_bytes, in, out, bulk);
             else
-                aesni_gcm_seal_blocks(sched, hkey, ctr_bytes, acc_bytes, in, out, bulk);
+                vg_aesni_gcm_seal_blocks(sched, hkey, ctr_bytes, acc_bytes, in, out, bulk);
             acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)acc_bytes), bswap);
             ctr = _mm_add_epi32(ctr, _mm_set_epi32((int)(uint32_t)bulk, 0, 0, 0));
             done = 16 * bulk;
@@ -336,14 +336,14 @@ VG_AESNI_INLINE void gcm_short(const void *sched, const void *hkey, const uint8_
 }
 
 VG_AESNI_TARGET
-void aesni_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+void vg_aesni_gcm_seal_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
 {
     gcm_short(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 0);
 }
 
 VG_AESNI_TARGET
-void aesni_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+void vg_aesni_gcm_open_short(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
 {
     gcm_short(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 1);

@@ -105,14 +105,14 @@ VG_AESNI_INLINE void store_powers(struct aesni_hkey *hk, __m128i h)
 }
 
 VG_AESNI_TARGET
-void aesni_polyval_init(void *hkey, const uint8_t h[16])
+void vg_aesni_polyval_init(void *hkey, const uint8_t h[16])
 {
     struct aesni_hkey *hk = (struct aesni_hkey *)hkey;
     store_powers(hk, _mm_loadu_si128((const __m128i *)h));
 }
 
 VG_AESNI_TARGET
-void aesni_ghash_init(void *hkey, const uint8_t h[16])
+void vg_aesni_ghash_init(void *hkey, const uint8_t h[16])
 {
     struct aesni_hkey *hk = (struct aesni_hkey *)hkey;
     __m128i hrev = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)h), aesni_byte_reverse_mask());
@@ -120,7 +120,7 @@ void aesni_ghash_init(void *hkey, const uint8_t h[16])
 }
 
 VG_AESNI_TARGET
-void aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len)
+void vg_aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len)
 {
     __m128i h = aesni_expand_key(sched, key, key_len, 0, 1); /* H = E(0) beside the expansion */
     store_powers((struct aesni_hkey *)hkey, mul_x(_mm_shuffle_epi8(h, aesni_byte_reverse_mask())));
@@ -147,13 +147,13 @@ VG_AESNI_INLINE void update(const void *hkey, uint8_t acc[16], const uint8_t *in
 }
 
 VG_AESNI_TARGET
-void aesni_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+void vg_aesni_polyval_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
 {
     update(hkey, acc, in, nblocks, 0);
 }
 
 VG_AESNI_TARGET
-void aesni_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
+void vg_aesni_ghash_update(const void *hkey, uint8_t acc[16], const uint8_t *in, size_t nblocks)
 {
     update(hkey, acc, in, nblocks, 1);
 }
