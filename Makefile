@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # Thin wrapper over CMake. The two commands the README starts with:
 #   make speed         build (Release) and run vg-speed against OpenSSL/BearSSL
 #   make deps check    install the test dependencies (Debian, root) and run every test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * peer_bearssl.c — BearSSL as a vg-speed peer for the portable implementation's rows: its
  * constant-time 64-bit bitsliced AES (aes_ct64) and its constant-time GHASH from integer multiplies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * peer_openssl.c — OpenSSL's libcrypto as a vg-speed peer, through EVP as its manual says to use it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * peer_vg.c — vg itself as a vg-speed participant, through the public API only (include/vg.h), the
  * way a user calls it: keys set up once (after vg_impl_select, so each key records the implementation

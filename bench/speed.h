@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * speed.h — what vg-speed's driver (vg-speed.c) and its participants (peer_vg.c, peer_openssl.c,
  * peer_bearssl.c) share.

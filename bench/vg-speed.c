@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vg-speed — every algorithm of include/vg.h next to its peers (OpenSSL's libcrypto through EVP,
  * BearSSL's constant-time code), in the same process, on the same buffers.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # AArch64 (armv8 implementation) cross build: Debian's aarch64-linux-gnu gcc, tests run under
 # qemu-user. -cpu max gives AES, PMULL, SHA3 (EOR3) and DIT; run once more with
 # -DVG_QEMU_CPU=cortex-a57 (AES + PMULL only, no SHA3, no DIT) to test the other paths.

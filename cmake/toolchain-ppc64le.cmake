@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # ppc64le cross build, run under qemu-user as a POWER8 (so an instruction newer than ISA 2.07 in the
 # power8 path fails the tests): powerpc64le-linux-gnu-gcc, qemu-ppc64le -cpu power8.
 # Use: cmake -S . -B build-ppc -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-ppc64le.cmake

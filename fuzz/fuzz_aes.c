@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * fuzz_aes — the block cipher, ECB, CTR32 and the CTR byte stream on every available implementation,
  * compared with the executable spec (spec/spec.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * fuzz_ccm — AES-CCM (SP 800-38C) on every available implementation against the spec.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * fuzz_common.h — shared helpers for the libFuzzer targets: splitting the input into parameters and
  * byte strings, iterating over every available implementation, and the checks every target repeats.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * fuzz_gcm — AES-GCM one-shot and streaming on every available implementation against the spec.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * fuzz_gcm_siv — AES-GCM-SIV (RFC 8452) on every available implementation against the spec.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * fuzz_openssl — vg's GCM and CCM against OpenSSL's EVP interface (an independent implementation),
  * on every available vg implementation. Complements the spec targets: a misreading shared by vg and

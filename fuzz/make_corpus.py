@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 """Builds the seed corpora fuzz/corpus/<target>/ from the vector files in tests/vectors.
 
 Each seed is a fuzz input in the layout its target documents at the top of its .c file, holding the

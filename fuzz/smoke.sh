@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # fuzz/smoke.sh BUILD_DIR [SECONDS] — runs every fuzz target for SECONDS (default 10, or $FUZZ_SECONDS)
 # on a temporary copy of its committed seed corpus (so the corpus in the tree is never modified) and
 # fails if any target crashes, finds a mismatch, leaks, or times out. Crash inputs are kept in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # Installs, from Debian's packages, everything the tests and the benchmark peers need.
 # Needs root (or sudo). Safe to run again: apt-get skips what is installed.
 set -euo pipefail

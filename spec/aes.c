@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * aes.c — the executable spec of AES (FIPS 197), ECB and CTR (SP 800-38A).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * modes.c — the executable spec of the AEADs: GCM (NIST SP 800-38D, 2007), AES-GCM-SIV (RFC 8452) and
  * CCM (NIST SP 800-38C, 2004 with the 2007 errata).

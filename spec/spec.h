@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * spec.h — the executable specification: AES (FIPS 197), ECB and CTR (SP 800-38A), GCM (SP 800-38D),
  * GCM-SIV (RFC 8452) and CCM (SP 800-38C), written straight from the documents for reading, not for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * batch.h — the batch/tail split of the block kernels: whole batches of eight blocks, then the
  * remainder (0..7) by its bits, four, two, one. At most three serial chains after the wide loop, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * impl.c — which implementation runs: the list compiled in, CPU detection, VG_IMPL, vg_impl_select.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * internal.h — the implementation table and the internal helpers every part of the library shares.
  *

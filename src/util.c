@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* util.c — the few helpers every mode needs: error strings, wiping, constant-time comparison. */
 #include "internal.h"
 

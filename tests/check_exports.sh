@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # check_exports.sh LIBVG_SO VG_H [--cross]
 #
 # The shared library's interface is exactly the public header's: every dynamic symbol it defines is

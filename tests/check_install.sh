@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # check_install.sh BUILD_DIR CMAKE CC [--cross] [-- EXTRA_CFLAGS...]
 #
 # What a user gets from `cmake --install`: installs the build into a temporary prefix, then compiles a

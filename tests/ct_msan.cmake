@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # ct_msan.cmake — the checker's own test for the MemorySanitizer constant-time check (VG_MSAN builds
 # on x86-64). Include after the ct_valgrind target and the ct_msan.<impl> tests are defined.
 #

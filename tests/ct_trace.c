@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * ct_trace.c — the constant-time check for targets run under qemu (ppc64le, aarch64), where valgrind
  * cannot run. Architecture-neutral: public API only.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # The constant-time trace check for targets that run under qemu (ppc64le, aarch64), where valgrind
 # cannot run: tests/ct_trace.c runs every function on 4 secrets per group between markers, and
 # tools/qemu-ct-trace/ct-trace.sh fails the test if the hashes of the executed branches and memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * ct_valgrind.c — the constant-time check: no branch and no memory address may depend on a secret.
  *

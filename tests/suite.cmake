@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # The behavioural suite: differential against the spec, bad input, forgery, streaming, threads (per
 # implementation), the exported symbols and the install tree (once), and the constant-time check
 # (per implementation, under valgrind memcheck, or natively in a MemorySanitizer build).

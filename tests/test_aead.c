@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * test_aead.c — AES-GCM, AES-GCM-SIV and AES-CCM against the executable spec, forgery and bad input.
  *

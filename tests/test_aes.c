@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * test_aes.c — the AES block functions against the executable spec, and their bad input.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * test_ctr_stream.c — AES-CTR as a byte stream (vg_aes_ctr_stream_*).
  *

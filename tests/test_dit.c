@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * test_dit.c — AArch64 data-independent timing: every public function that touches secrets runs with
  * PSTATE.DIT = 1 and gives the caller back its own DIT value.

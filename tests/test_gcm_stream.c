@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * test_gcm_stream.c — streaming AES-GCM (vg_aes_gcm_stream_*) against one-shot GCM and the spec.
  *

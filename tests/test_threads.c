@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * test_threads.c — shared keys used from several threads at once, and the implementation selection
  * raced.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* vecfile.c — see vecfile.h. Every complaint goes through the harness as a failed check. */
 #include "vecfile.h"
 

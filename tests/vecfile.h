@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vecfile.h — strict readers for the test-vector files in tests/vectors/.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # Test-vector programs (included by tests/CMakeLists.txt). Each reads its vector files from
 # tests/vectors (passed with --vectors) and runs once per implementation in VG_IMPLS.
 # The readers (vecfile.c) are shared through a small static library.

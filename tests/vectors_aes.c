@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vectors_aes.c — the NIST CAVP AES vectors (AESAVS) through vg_aes_expand_key and the ECB calls:
  *   KAT   ECB GFSbox, KeySbox, VarKey, VarTxt x 128/192/256 (2,078 records), both directions each;

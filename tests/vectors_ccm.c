@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vectors_ccm.c — AES-CCM through vg_aes_ccm_seal / vg_aes_ccm_open:
  *   NIST CAVP ccmtestvectors.zip (2,880 records; see tests/vectors/nist-cavp/ccm/Readme.txt):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vectors_gcm.c — the NIST CAVP GCM vectors (gcmtestvectors.zip, 47,250 records) through
  * vg_aes_gcm_seal / vg_aes_gcm_open:

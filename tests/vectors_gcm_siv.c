@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vectors_gcm_siv.c — AES-GCM-SIV through vg_aes_gcm_siv_seal / vg_aes_gcm_siv_open, on the RFC 8452
  * vectors (tests/vectors/rfc8452): the §8 example and Appendix C.1 (AEAD_AES_128_GCM_SIV, 25 blocks)

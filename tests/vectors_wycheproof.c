@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vectors_wycheproof.c — Project Wycheproof's AEAD vectors (C2SP/wycheproof testvectors_v1,
  * aead_test_schema_v1) for AES-GCM (316 tests), AES-GCM-SIV (202) and AES-CCM (552).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # aarch64-insn.sh — executed instructions per operation (per 16-byte block for bulk ones) of vg's
 # armv8 implementation and of OpenSSL 3.0's arm64 libcrypto, in the same qemu run, with the
 # aese/aesmc/pmull counts that show where the instructions go.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * insn-bench.c — the operations whose executed instructions bench/insn/{ppc64le,aarch64}-insn.sh count
  * under qemu (tools/qemu-insn-count), ours and OpenSSL 3.0's own ppc64le or arm64 libcrypto in the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # ppc64le-insn.sh — executed instructions per operation (per 16-byte block for bulk ones) of vg's
 # ppc64le implementations and of OpenSSL 3.0's ppc64le libcrypto, in the same qemu run, with the
 # vcipher(last)/vncipher/vpmsumd/vsbox counts that show where the instructions go.

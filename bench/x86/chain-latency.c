@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * chain-latency.c — latency of the two dependent steps GCM-SIV's per-message chain is made of, on
  * this machine: one vpclmulqdq, and one whole GF(2^128) multiply with its reduction (Karatsuba and a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 """loop-bound.py — how fast could a kernel's main loop run with the instructions it has?
 
 Takes the main loop of a function in the library's x86-64 objects (of the loops that end in a

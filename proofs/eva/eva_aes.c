@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * eva_aes.c — Eva entry point for the block API and the CTR stream (src/modes/aes.c, ctr.c), the
  * implementation selection (src/impl.c, portable only) and the helpers (src/util.c):

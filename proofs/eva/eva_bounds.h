@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* eva_bounds.h — the bounds of the Eva analysis (docs/proofs-eva.md). */
 #ifndef VG_EVA_BOUNDS_H
 #define VG_EVA_BOUNDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * eva_common.h — helpers shared by the Eva entry points (proofs/eva/eva_*.c). Not part of the library.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * eva_gcm.c — Eva entry point for one-shot AES-GCM (src/modes/gcm.c).
  *   - vg_aes_gcm_init with every key length 0..40, NULL key, NULL k; the key used below is set up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * eva_gcm_stream.c — Eva entry point for streaming AES-GCM (src/modes/gcm.c): each stream is
  * init, two AAD calls, three data calls, then finish (encrypting side) or verify (decrypting side,

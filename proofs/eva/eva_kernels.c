@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * eva_kernels.c — Eva entry point for the portable kernels (src/portable/): the key schedule for each
  * key size, then every kernel for every block count 0..EVA_MAX_BLOCKS, on buffers of exactly

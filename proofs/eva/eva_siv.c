@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * eva_siv.c — Eva entry point for AES-GCM-SIV (src/modes/gcm_siv.c): init with every key length
  * 0..40; seal and open (separate, then in place) for every message length 0..EVA_MAX_LEN and EVA_LONG with each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * <stdatomic.h> for the Eva analysis only: proofs/eva/run.sh force-includes this file (-include) and
  * it takes the include guard of Frama-C's own <stdatomic.h>, which then expands to nothing. That

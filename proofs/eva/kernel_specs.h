@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * kernel_specs.h — ACSL contracts of the portable kernels (struct vg_impl's slots, src/portable/),
  * for the Eva analysis only: the entry points include this file, so the contracts attach to the

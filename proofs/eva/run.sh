@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # Frama-C Eva over the portable implementation and src/modes/ (docs/proofs-eva.md).
 # usage: proofs/eva/run.sh [OUTDIR]      (OUTDIR default: build-frama-eva; EVA_JOBS default 2)
 # Runs each entry point of proofs/eva/, then fails (exit 1) unless every run ends with 0 alarms, no

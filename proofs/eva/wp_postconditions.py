@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 """wp_postconditions.py LOG — prints "yes" if every property status Eva reported as not valid in LOG
 belongs to an ACSL annotation in src/ that WP proves (proofs/wp/run.sh) or that docs/proofs-wp.md
 lists as an assumed contract, and there is at least one; else "no" (and, on stderr, each status that

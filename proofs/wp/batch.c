@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* proofs/wp/batch.c — WP model of src/batch.h's VG_BLOCKS_8421: the macro expanded with a body that
    records, for every block it is handed, the how-many-th block that is. The contract says block i
    gets the number i + 1 and n blocks are handed out in all: every block is processed exactly once

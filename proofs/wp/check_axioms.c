@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * check_axioms.c — the proof by exhaustion of the VgBytes axioms (src/internal.h): each is a
  * statement about all pairs of bytes, so running it on all 2^16 pairs proves it; and of the VgBits8

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # proofs/wp/run.sh — Frama-C WP over the functions listed in docs/proofs-wp.md.
 #
 #   proofs/wp/run.sh            (from anywhere; `make frama-wp` runs it)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 # Per-file flags for the armv8 kernels under clang (include from the top-level CMakeLists.txt after
 # VG_SOURCES is set, on aarch64). gcc enables the Cryptographic Extension per function with
 # target("arch=armv8-a+crypto") attributes and needs nothing here; clang before 16 declares the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * aarch64.h — what the AArch64 implementation shares with the rest of the library: CPU feature
  * detection, DIT (data-independent timing) and the implementation table. Safe to include from any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * armv8.h — the "armv8" implementation (AArch64 Cryptographic Extension: AESE/AESD/AESMC/AESIMC and
  * PMULL/PMULL2), its layouts, kernels and inline building blocks.

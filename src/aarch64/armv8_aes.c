@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * armv8_aes.c — AES with the AArch64 Cryptographic Extension: ECB both ways, the CBC-MAC chain and
  * the fused CCM kernels (SP 800-38C). (Key expansion is in armv8_kernels.inc: it uses EOR3.)

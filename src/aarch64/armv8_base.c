@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* armv8_base.c — the key-expansion/CTR/GHASH/GCM kernels of armv8_kernels.inc with plain EOR:
    every ARMv8 CPU with AES and PMULL (Cortex-A53/A57/A72, Neoverse N1, Graviton 2, Ampere Altra). */
 #include "armv8.h"

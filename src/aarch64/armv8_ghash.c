@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * armv8_ghash.c — the GHASH and POLYVAL keys: H_1..H_16 (GHASH) or H_1..H_8 (POLYVAL) and their
  * half-swapped forms (struct armv8_hkey), computed once per key with PMULL. The updates are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * armv8_impl.c — AArch64 CPU detection, DIT, and the "armv8" table (see aarch64.h and armv8.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* armv8_sha3.c — the key-expansion/CTR/GHASH/GCM kernels of armv8_kernels.inc with EOR3
    (FEAT_SHA3: Neoverse V1/N2/V2 — Graviton 3/4, Grace, Cobalt 100 — Apple M1 and later). Reached
    only when HWCAP_SHA3 is set (armv8_impl.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* aes.c — the AES key and the block-level public functions (ECB, CTR32), over the recorded impl. */
 #include "internal.h"
 

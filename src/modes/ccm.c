@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * ccm.c — AES-CCM (SP 800-38C, RFC 3610), written once over struct vg_impl.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* ctr.c — AES-CTR (inc32) as a byte stream: whole blocks through the impl's ctr32, the partial last
    block's keystream kept for the next call. */
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * gcm.c — AES-GCM (NIST SP 800-38D), one shot and streaming, written once over struct vg_impl.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * gcm_siv.c — AES-GCM-SIV (RFC 8452), written once over struct vg_impl.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * aes_bitsliced.c — constant-time AES by bitslicing: key schedule, ECB both ways, CTR32 with the
  * big-endian (SP 800-38D inc32) and the little-endian (RFC 8452) counter, CBC-MAC and the fused CCM

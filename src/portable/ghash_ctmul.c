@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * ghash_ctmul.c — GHASH (SP 800-38D §6.4) and POLYVAL (RFC 8452 §3) in constant time and without
  * tables: one carry-less multiplier built from ordinary integer multiplications, one Montgomery-style

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * portable.h — the portable, constant-time implementation's kernels (see struct vg_impl for each
  * contract). Runs on every CPU, little- or big-endian; no table indexed by a secret, no branch on one.

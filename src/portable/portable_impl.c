@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* portable_impl.c — the portable implementation's table: every mandatory kernel, the CCM fused
    kernels (CBC-MAC and CTR share each bitsliced batch), no GCM fused kernel (the mode's composition of
    ctr32 and ghash_update is already as fast as fusing would be without SIMD). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * power8.h — the "power8" implementation's layouts, kernels and inline building blocks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * power8_aes.c — AES with the POWER8 vector crypto instructions: key expansion (four words per step,
  * in assembly; SubWord by vcipherlast on a broadcast word), ECB both ways, CTR32 with the inc32 counter and with RFC 8452's little-endian counter,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * power8_gcm.c — the GCM kernels: CTR (inc32) and GHASH in one pass over the data, and the short
  * one-shot kernels.

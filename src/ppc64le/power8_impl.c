@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* power8_impl.c — the "power8" implementation's table (every mandatory kernel and the fused GCM and
    CCM kernels) and its run-time CPU check (see power8.h for
    the files and the instructions it needs). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * power9_impl.c — the "power9" implementation: the power8 kernels compiled again for ISA 3.0, where
  * lxvb16x/stxvb16x move blocks in byte order, so the data path has no vperm left (CTR: 15 instructions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * ppc64le.h — what the ppc64le implementations share with the rest of the library: the
  * implementation tables (one per instruction-set tier) listed in impl.c.

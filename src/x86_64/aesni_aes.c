@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * aesni_aes.c — AES with AES-NI: key expansion, ECB both ways, CTR32 with the inc32 counter and with
  * RFC 8452's little-endian counter.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * aesni_ccm.c — CBC-MAC and the fused CCM kernels (SP 800-38C): the MAC chain with the CTR keystream
  * of the same or a later block riding along in the same rounds.

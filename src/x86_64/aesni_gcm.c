@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * aesni_gcm.c — the fused GCM kernels: CTR (inc32) for 8 blocks stitched with GHASH of 8 ciphertext
  * blocks, so the AES units (aesenc) and the carry-less multiplier (pclmulqdq) work at the same time.

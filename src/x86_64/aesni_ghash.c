@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * aesni_ghash.c — GHASH (SP 800-38D §6.4) and POLYVAL (RFC 8452 §3) with PCLMULQDQ, over ONE
  * multiplier: POLYVAL's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /* aesni_impl.c — the "aesni" implementation's table: every mandatory kernel plus the fused GCM and CCM
    kernels (see aesni.h for the files and the CPU features it needs). */
 #include "aesni.h"

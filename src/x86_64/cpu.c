@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * cpu.c — x86-64 CPU feature detection for every x86-64 implementation (see x86_64.h for what each
  * bit promises). Needs nothing beyond the x86-64 baseline: CPUID is always there, and XGETBV is only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vaes256.c — the "vaes256" implementation: VAES + VPCLMULQDQ on 256-bit registers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vaes512.c — the "vaes512" implementation: VAES + VPCLMULQDQ on 512-bit registers.
  *

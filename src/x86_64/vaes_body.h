@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vaes_body.h — the body of the "vaes512" and "vaes256" implementations, written once over the vector
  * width (as the Linux kernel's aes-gcm-vaes-avx512.S does with a macro parameter): vaes512.c includes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vaes_siv.h — whole-message AES-GCM-SIV (RFC 8452) for short messages, over the vector width of
  * vaes_body.h: vaes512.c and vaes256.c include it right after vaes_body.h (same VV_* / vv_* macros,

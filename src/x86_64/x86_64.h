@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * x86_64.h — what the x86-64 implementations share with the rest of the library: CPU feature
  * detection (cpu.c) and the implementation tables (one per instruction-set tier).
