@@ -4,7 +4,7 @@
 #
 # The shared library's interface is exactly the public header's: every dynamic symbol it defines is
 # named vg_*, every function vg.h declares with VG_API is among them, and nothing else (no helper, no
-# kernel, no symbol of a static dependency) leaks. The SONAME is libvg.so.0, so programs linked today
+# kernel, no symbol of a static dependency) leaks. The SONAME is libvg.so.1, so programs linked today
 # keep loading the ABI-compatible library of tomorrow.
 # Exit 0 pass, 1 fail, 77 skipped (only when cross-compiling: the host's binutils need not read the
 # target's objects, and the result would be the same as the native build's).
@@ -25,7 +25,7 @@ if [ ! -f "$lib" ]; then
 fi
 
 # Defined dynamic symbols, without the @VERSION / @@VERSION suffix newer nm prints. The version
-# node itself (VG_0, an absolute symbol of type A) is the version script's, not an export.
+# node itself (VG_1, an absolute symbol of type A) is the version script's, not an export.
 versions=$(readelf -V --wide "$lib" 2>/dev/null | sed -n 's/.*Name: \([A-Za-z0-9_.]*\).*/\1/p' | sort -u)
 nm -D --defined-only "$lib" | awk '{ print $(NF-1), $NF }' | while read -r type name; do
     name=${name%%@*}
@@ -78,8 +78,8 @@ if [ -n "$extra" ]; then
 fi
 
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
-if [ "$soname" != "libvg.so.0" ]; then
-    echo "FAIL: SONAME is '$soname', want libvg.so.0"
+if [ "$soname" != "libvg.so.1" ]; then
+    echo "FAIL: SONAME is '$soname', want libvg.so.1"
     fail=1
 else
     echo "SONAME $soname"

@@ -49,7 +49,7 @@ libdir=$($pkg --variable=libdir vg)
 echo "pkg-config: cflags '$cflags' libs '$libs' (version $($pkg --modversion vg))"
 case "$libdir" in "$prefix"/*) ;; *) fail "libdir $libdir is outside the install prefix" ;; esac
 [ -f "$libdir/libvg.a" ] || fail "libvg.a not in $libdir"
-[ -e "$libdir/libvg.so.0" ] || fail "libvg.so.0 not in $libdir"
+[ -e "$libdir/libvg.so.1" ] || fail "libvg.so.1 not in $libdir"
 [ -e "$libdir/libvg.so" ] || fail "libvg.so (link-time name) not in $libdir"
 
 cat > "$tmp/prog.c" <<'PROG'
@@ -83,9 +83,9 @@ echo "== shared"
 # shellcheck disable=SC2086 # the flag strings are lists of words
 $cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$tmp/prog.c" -o "$tmp/prog_shared" $libs \
     || fail "compiling against the shared library"
-readelf -d "$tmp/prog_shared" | grep -q 'NEEDED.*\[libvg\.so\.0\]' || fail "prog_shared does not need libvg.so.0"
-LD_LIBRARY_PATH="$libdir" ldd "$tmp/prog_shared" | grep "libvg.so.0" | grep -q "$libdir" \
-    || fail "prog_shared does not load libvg.so.0 from $libdir"
+readelf -d "$tmp/prog_shared" | grep -q 'NEEDED.*\[libvg\.so\.1\]' || fail "prog_shared does not need libvg.so.1"
+LD_LIBRARY_PATH="$libdir" ldd "$tmp/prog_shared" | grep "libvg.so.1" | grep -q "$libdir" \
+    || fail "prog_shared does not load libvg.so.1 from $libdir"
 LD_LIBRARY_PATH="$libdir" "$tmp/prog_shared" || fail "prog_shared failed"
 
 echo "== static"

@@ -59,12 +59,13 @@ int main(void)
     uint8_t b[32], c[16];
     Frama_C_make_unknown((char *)b, sizeof b);
     Frama_C_make_unknown((char *)c, sizeof c);
-    vg_aes_ecb_encrypt(&key, b, b + 1, 1);  /* partial overlap: nothing done */
+    vg_aes_ecb_encrypt(&key, b, b + 1, 1);  /* partial overlap: VG_ERR_ARG, nothing written */
     vg_aes_ecb_encrypt(&key, NULL, b, 1);
     vg_aes_key_wipe(&scratch);
-    vg_aes_ecb_decrypt(&scratch, b, b, 1);  /* a wiped key: nothing done */
+    vg_aes_ecb_decrypt(&scratch, b, b, 1);  /* a wiped key: VG_ERR_ARG */
     vg_aes_ctr32(&key, NULL, b, b, 1);
-    vg_aes_ctr32(&key, c, b, b, SIZE_MAX);  /* nblocks * 16 overflows: refused */
+    vg_aes_ctr32(&key, c, b, b, SIZE_MAX);  /* nblocks * 16 overflows: VG_ERR_ARG */
+    vg_aes_ctr32(&key, b + 8, b, b, 1);     /* the counter overlaps in and out: VG_ERR_ARG */
 
     //@ loop unroll EVA_MAX_LEN + 1;
     for (size_t n = 0; n <= EVA_MAX_LEN; n++) stream3(n, 0, 0);

@@ -49,7 +49,7 @@ fc util -wp-rte "$root/src/util.c" \
     -wp-fct vg_ct_differ,vg_open_finish,vg_aes_key_len_ok,vg_load32_be,vg_store32_be,vg_load32_le,vg_store32_le,vg_store64_be,vg_inc32_add,vg_ctr32_le_add
 fc lemmas "$root/src/util.c" -wp-prop vg_or_zero,vg_pow256_pos
 fc batch -wp-rte "$here/batch.c"
-fc aes -wp-rte "$root/src/modes/aes.c" -wp-fct block_call_ok
+fc aes -wp-rte "$root/src/modes/aes.c" -wp-fct block_check
 fc aes_rejected "$root/src/modes/aes.c" -wp-bhv rejected \
     -wp-fct vg_aes_expand_key_body,vg_aes_ecb_encrypt_body,vg_aes_ecb_decrypt_body,vg_aes_ctr32_body
 fc gcm -wp-rte "$root/src/modes/gcm.c" -wp-fct tag_len_ok,exceeds,put_lengths,check_one_shot
