@@ -143,7 +143,10 @@ static void usage(FILE *f)
             "  --ms N         milliseconds each participant runs per round (default 8)\n"
             "  --quick        smoke run: 3 rounds of 2 ms (a few seconds in all)\n"
             "  --filter LIST  only rows whose name contains one of these comma-separated strings\n"
-            "                 (e.g. gcm, ccm-seal, aes256)\n"
+            "                 (e.g. gcm, ccm-seal, aes256). An entry starting with '=' must equal a\n"
+            "                 row's whole name: --filter =aes128-gcm-seal,=aes128-gcm-open is those\n"
+            "                 two rows only, where aes128-gcm also selects the GCM-SIV rows of\n"
+            "                 AES-128. --list shows the names\n"
             "  --impl NAME    vg implementation(s) to measure: a name, a comma-separated list, or\n"
             "                 'all' (every one this CPU runs); default: the one in use (VG_IMPL)\n"
             "  --cpu-time     time with the thread's CPU-time clock instead of CLOCK_MONOTONIC: on a\n"
@@ -198,15 +201,20 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
-/* Whether row name contains one of the comma-separated strings of filter. */
+/* Whether row name contains one of the comma-separated strings of filter, or equals one of those
+   that start with '='. */
 static int row_selected(const char *name)
 {
     if (!opt.filter) return 1;
     const char *p = opt.filter;
     while (*p) {
         size_t n = strcspn(p, ",");
-        for (const char *q = name; n && strlen(q) >= n; q++)
-            if (strncmp(q, p, n) == 0) return 1;
+        if (*p == '=') {
+            if (n - 1 == strlen(name) && strncmp(name, p + 1, n - 1) == 0) return 1;
+        } else {
+            for (const char *q = name; n && strlen(q) >= n; q++)
+                if (strncmp(q, p, n) == 0) return 1;
+        }
         p += n;
         if (*p == ',') p++;
     }
