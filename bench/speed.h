@@ -30,6 +30,12 @@ struct speed_row {
     enum speed_alg alg;
     enum speed_op op;
     size_t key_len;    /* bytes */
+    size_t aad_len;    /* bytes of AAD per message (13: a TLS record header); 0 for none */
+    size_t chunk;      /* SEAL/OPEN: 0 for the one-shot call; else the message goes through the
+                          library's streaming interface in updates of this many bytes (the last one
+                          shorter) */
+    const size_t *sizes; /* the row's own message sizes (0-terminated), used unless --sizes is given;
+                            NULL: the default list */
 };
 
 /* The fixed inputs of one cell, shared read-only by every participant. */
@@ -39,6 +45,8 @@ struct speed_job {
     const uint8_t *key;       /* row->key_len bytes */
     const uint8_t *nonce;     /* nonce_len bytes: 12 for GCM and GCM-SIV, 13 for CCM */
     size_t nonce_len;
+    const uint8_t *aad;       /* row->aad_len bytes (NULL when 0), for every AEAD operation */
+    size_t aad_len;
     const uint8_t *counter;   /* 16 bytes: the initial counter block for CTR and the AES key check */
     const uint8_t *pt;        /* len bytes: the input of every operation except open */
     const uint8_t *ct;        /* len bytes and a 16-byte tag: a valid sealed message, for open */

@@ -12,8 +12,9 @@
  *   4. --rounds rounds, the participants alternating within each round (vg, OpenSSL, BearSSL, vg, ...),
  *      so a slow phase of the machine (another process, a frequency change) hits all of them alike;
  *      each round is timed with CLOCK_MONOTONIC;
- *   5. each participant's median time per operation gives its speed (GB/s = 10^9 bytes per second, or
- *      ns per key set-up), and ratio = vg's speed / the peer's speed (above 1: vg is faster).
+ *   5. each participant's median time per operation gives its figure: ns per call for key set-ups and
+ *      messages of 64 bytes or less (what a short message costs is the call), GB/s (10^9 bytes per
+ *      second) above that; ratio = the peer's time / vg's time (above 1: vg is faster).
  *
  * Exit status: 0 success, 1 a correctness failure (MISMATCH or an operation that failed during the
  * check), 2 a usage error or an operation that failed while timed.
@@ -41,37 +42,60 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* What is measured                                                                                */
 
+/* The TLS rows' sizes: short records, a 576-byte datagram, a full-MTU packet's payload (1350), the
+   largest TLS record. The streaming rows': one TLS record's worth and 1 MiB (out of L2). */
+static const size_t tls_sizes[] = {16, 64, 576, 1350, 16384, 0};
+static const size_t stream_sizes[] = {16384, 1048576, 0};
+#define TLS_AAD_LEN 13 /* TLS 1.2's additional data: sequence number, type, version, length */
+
 static const struct speed_row rows[] = {
-    {"aes128-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 16},
-    {"aes192-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 24},
-    {"aes256-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 32},
-    {"aes128-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 16},
-    {"aes192-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 24},
-    {"aes256-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 32},
-    {"aes128-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 16},
-    {"aes192-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 24},
-    {"aes256-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 32},
-    {"aes128-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 16},
-    {"aes192-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 24},
-    {"aes256-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 32},
-    {"aes128-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 16},
-    {"aes256-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 32},
-    {"aes128-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 16},
-    {"aes128-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 16},
-    {"aes256-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 32},
-    {"aes256-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 32},
-    {"aes128-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 16},
-    {"aes256-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 32},
-    {"aes128-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 16},
-    {"aes128-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 16},
-    {"aes256-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 32},
-    {"aes256-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 32},
-    {"aes128-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 16},
-    {"aes256-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 32},
-    {"aes128-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 16},
-    {"aes128-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 16},
-    {"aes256-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 32},
-    {"aes256-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 32},
+    {"aes128-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes192-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 24, 0, 0, NULL},
+    {"aes256-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 16, 0, 0, NULL},
+    {"aes192-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 24, 0, 0, NULL},
+    {"aes256-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 32, 0, 0, NULL},
+    {"aes128-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 16, 0, 0, NULL},
+    {"aes192-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 24, 0, 0, NULL},
+    {"aes256-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 32, 0, 0, NULL},
+    {"aes128-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 16, 0, 0, NULL},
+    {"aes192-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 24, 0, 0, NULL},
+    {"aes256-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 32, 0, 0, NULL},
+    {"aes128-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes192-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 24, 0, 0, NULL},
+    {"aes256-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 16, 0, 0, NULL},
+    {"aes128-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 16, 0, 0, NULL},
+    {"aes192-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 24, 0, 0, NULL},
+    {"aes192-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 24, 0, 0, NULL},
+    {"aes256-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 32, 0, 0, NULL},
+    {"aes256-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 32, 0, 0, NULL},
+    {"aes128-gcm-aad13-seal", "AES-GCM, TLS", SPEED_GCM, SPEED_SEAL, 16, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes128-gcm-aad13-open", "AES-GCM, TLS", SPEED_GCM, SPEED_OPEN, 16, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes256-gcm-aad13-seal", "AES-GCM, TLS", SPEED_GCM, SPEED_SEAL, 32, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes256-gcm-aad13-open", "AES-GCM, TLS", SPEED_GCM, SPEED_OPEN, 32, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes128-gcm-stream1k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 16, 0, 1024, stream_sizes},
+    {"aes128-gcm-stream1k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 16, 0, 1024, stream_sizes},
+    {"aes128-gcm-stream16k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 16, 0, 16384, stream_sizes},
+    {"aes128-gcm-stream16k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 16, 0, 16384, stream_sizes},
+    {"aes256-gcm-stream1k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 32, 0, 1024, stream_sizes},
+    {"aes256-gcm-stream1k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 32, 0, 1024, stream_sizes},
+    {"aes256-gcm-stream16k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 32, 0, 16384, stream_sizes},
+    {"aes256-gcm-stream16k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 32, 0, 16384, stream_sizes},
+    {"aes128-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes256-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 16, 0, 0, NULL},
+    {"aes128-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 16, 0, 0, NULL},
+    {"aes256-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 32, 0, 0, NULL},
+    {"aes256-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 32, 0, 0, NULL},
+    {"aes128-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes256-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 16, 0, 0, NULL},
+    {"aes128-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 16, 0, 0, NULL},
+    {"aes192-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 24, 0, 0, NULL},
+    {"aes192-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 24, 0, 0, NULL},
+    {"aes256-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 32, 0, 0, NULL},
+    {"aes256-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 32, 0, 0, NULL},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -85,6 +109,10 @@ static const struct {
     {"AES-ECB", "whole blocks, out of place"},
     {"AES-CTR", "vg_aes_ctr32 (32-bit counter); each call goes on with the stream"},
     {"AES-GCM", "12-byte nonce, 16-byte tag, no AAD; key set-up includes the GHASH key"},
+    {"AES-GCM, TLS", "a TLS 1.2 record: 12-byte nonce, 13 bytes of AAD, 16-byte tag; bytes and GB/s count "
+                     "the message, not the AAD"},
+    {"AES-GCM streaming", "vg_aes_gcm_stream_* next to EVP_*Update and br_gcm_run, the message in 1 KiB "
+                          "(stream1k) or 16 KiB (stream16k) updates; 12-byte nonce, 16-byte tag, no AAD"},
     {"AES-GCM-SIV", "12-byte nonce, 16-byte tag, no AAD; key set-up is the key-generating key's"},
     {"AES-CCM", "13-byte nonce, 16-byte tag, no AAD"},
 };
@@ -116,12 +144,16 @@ static const size_t default_sizes[] = {16, 64, 1024, 16384};
 #define MAX_PARTICIPANTS (MAX_IMPLS + MAX_PEERS)
 #define MAX_ROUNDS 99
 
+/* The message sizes a row runs at: its own list unless --sizes was given. Returns how many. */
+static size_t row_sizes(const struct speed_row *row, const size_t **sizes);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Options                                                                                         */
 
 static struct {
     size_t sizes[MAX_SIZES];
     size_t nsizes;
+    int sizes_given; /* --sizes: these sizes for every row, the TLS and streaming rows included */
     int rounds;
     double seconds_per_round;
     int json;
@@ -138,15 +170,16 @@ static void usage(FILE *f)
             "usage: vg-speed [options]\n"
             "Times every algorithm of vg next to OpenSSL and BearSSL in one process; prints medians.\n"
             "  --sizes LIST   message sizes in bytes, comma-separated (k and M suffixes: x1024);\n"
-            "                 default " DEFAULT_SIZES_TEXT "\n"
+            "                 default " DEFAULT_SIZES_TEXT ", except the aad13 (TLS) rows: 16,64,576,1350,\n"
+            "                 16k, and the streaming rows: 16k,1M (--sizes applies to every row)\n"
             "  --rounds N     rounds per cell, participants alternating in each (default 7)\n"
             "  --ms N         milliseconds each participant runs per round (default 8)\n"
             "  --quick        smoke run: 3 rounds of 2 ms (a few seconds in all)\n"
             "  --filter LIST  only rows whose name contains one of these comma-separated strings\n"
             "                 (e.g. gcm, ccm-seal, aes256). An entry starting with '=' must equal a\n"
             "                 row's whole name: --filter =aes128-gcm-seal,=aes128-gcm-open is those\n"
-            "                 two rows only, where aes128-gcm also selects the GCM-SIV rows of\n"
-            "                 AES-128. --list shows the names\n"
+            "                 two rows only, where aes128-gcm also selects the GCM-SIV, TLS and\n"
+            "                 streaming rows of AES-128. --list shows the names\n"
             "  --impl NAME    vg implementation(s) to measure: a name, a comma-separated list, or\n"
             "                 'all' (every one this CPU runs); default: the one in use (VG_IMPL)\n"
             "  --cpu-time     time with the thread's CPU-time clock instead of CLOCK_MONOTONIC: on a\n"
@@ -156,6 +189,14 @@ static void usage(FILE *f)
             "                 vpclmulqdq per second, turned into each row's bound)\n"
             "  --list         list the rows and the implementations, then exit\n"
             "  --help         this text\n"
+            "Columns: messages of 64 bytes or less and key set-ups are in ns per call (lower is better),\n"
+            "longer ones in GB/s (10^9 bytes/s, higher is better); vg/PEER = PEER's time / vg's time\n"
+            "(above 1: vg is faster). 'of limit' (x86-64) = vg's speed as a percentage of the fastest any\n"
+            "code could do that row on this machine, a bound measured at start-up: the issue rate of 12\n"
+            "independent vaesenc and vpclmulqdq of the widest width the CPU runs (zmm, ymm or xmm)\n"
+            "gives AES blocks/s (ECB, CTR), min(AES, GHASH at 3 products per block) for GCM, both one\n"
+            "after the other for GCM-SIV, and the latency of a dependent aesenc chain for CCM's CBC-MAC.\n"
+            "It ignores loads, stores, key set-up and per-call costs, so short messages sit far below it.\n"
             "Exit status: 0 done; 1 MISMATCH (vg and a peer disagree) or a failed operation; 2 usage.\n");
 }
 
@@ -338,15 +379,20 @@ static void print_header(void)
         }
         printf("],\"not_built\":");
         json_string_list(not_built, nnot);
+        printf(",\"filter\":");
+        if (opt.filter) json_string(opt.filter);
+        else printf("null");
         printf(",\"date\":");
         json_string(date);
         printf(",\"load_average\":%.2f,\"online_cpus\":%ld,\"clock\":\"%s\"", load_average, online_cpus,
                opt.cpu_time ? "thread-cpu-time" : "monotonic");
         printf(",\"rounds\":%d,\"ms_per_round\":%g,\"statistic\":\"median\",\"units\":{\"speed\":\"GB/s "
-               "(1e9 bytes/s)\",\"keysetup\":\"ns per key\"},\"ratio\":\"vg speed / peer speed\"",
+               "(1e9 bytes/s), messages over 64 bytes\",\"per_call\":\"ns per call: key set-up and messages "
+               "of 64 bytes or less\"},\"ratio\":\"peer time / vg time (above 1: vg faster)\"",
                opt.rounds, opt.seconds_per_round * 1e3);
-        printf(",\"gcm\":\"12-byte nonce, 16-byte tag, no AAD\",\"gcm_siv\":\"12-byte nonce, 16-byte tag, "
-               "no AAD\",\"ccm\":\"13-byte nonce, 16-byte tag, no AAD\"}");
+        printf(",\"gcm\":\"12-byte nonce, 16-byte tag, no AAD (aad13 rows: 13 bytes of AAD; stream rows: "
+               "the streaming interface)\",\"gcm_siv\":\"12-byte nonce, 16-byte tag, no AAD\",\"ccm\":\"13-byte "
+               "nonce, 16-byte tag, no AAD\"}");
         return;
     }
     printf("vg-speed   vg %s (%s build), %s\n", VG_SPEED_VERSION, VG_SPEED_BUILD_TYPE, compiler());
@@ -366,12 +412,12 @@ static void print_header(void)
                    ? ": the CPUs are shared, expect noise (--cpu-time leaves out the others' time)"
                    : "");
     printf("method     median of %d rounds of ~%g ms per participant, vg and peers alternating in one "
-           "process,\n           timed with %s; GB/s = 10^9 bytes/s; ratio = vg speed / peer speed "
-           "(above 1: vg faster)\n",
+           "process,\n           timed with %s; GB/s = 10^9 bytes/s; messages of 64 bytes or less and key "
+           "set-ups in ns per call;\n           vg/PEER = PEER's time / vg's time (above 1: vg faster)\n",
            opt.rounds, opt.seconds_per_round * 1e3,
            opt.cpu_time ? "the thread's CPU-time clock" : "CLOCK_MONOTONIC");
-    printf("modes      GCM, GCM-SIV: 12-byte nonce, 16-byte tag, no AAD; CCM: 13-byte nonce, 16-byte tag, "
-           "no AAD\n");
+    printf("modes      GCM, GCM-SIV: 12-byte nonce, 16-byte tag, no AAD (aad13 rows: 13 bytes); CCM: 13-byte "
+           "nonce, 16-byte tag, no AAD\n");
     if (strcmp(VG_SPEED_BUILD_TYPE, "Release") != 0 && strcmp(VG_SPEED_BUILD_TYPE, "RelWithDebInfo") != 0)
         printf("WARNING    not a Release build: these numbers say little about vg\n");
     fflush(stdout);
@@ -607,10 +653,14 @@ static void print_limit(void)
 {
     if (!limit.have) return;
     static const struct speed_row probe[] = {
-        {"aes128-ctr", "", SPEED_AES, SPEED_CTR, 16},     {"aes256-ctr", "", SPEED_AES, SPEED_CTR, 32},
-        {"aes128-gcm", "", SPEED_GCM, SPEED_SEAL, 16},    {"aes256-gcm", "", SPEED_GCM, SPEED_SEAL, 32},
-        {"aes128-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 16}, {"aes256-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 32},
-        {"aes128-ccm", "", SPEED_CCM, SPEED_SEAL, 16},    {"aes256-ccm", "", SPEED_CCM, SPEED_SEAL, 32},
+        {"aes128-ctr", "", SPEED_AES, SPEED_CTR, 16, 0, 0, NULL},
+        {"aes256-ctr", "", SPEED_AES, SPEED_CTR, 32, 0, 0, NULL},
+        {"aes128-gcm", "", SPEED_GCM, SPEED_SEAL, 16, 0, 0, NULL},
+        {"aes256-gcm", "", SPEED_GCM, SPEED_SEAL, 32, 0, 0, NULL},
+        {"aes128-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 16, 0, 0, NULL},
+        {"aes256-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 32, 0, 0, NULL},
+        {"aes128-ccm", "", SPEED_CCM, SPEED_SEAL, 16, 0, 0, NULL},
+        {"aes256-ccm", "", SPEED_CCM, SPEED_SEAL, 32, 0, 0, NULL},
     };
     if (opt.json) {
         printf(",\n{\"type\":\"limit\",\"unit\":\"%s\",\"block_rounds_per_s\":%.6g,\"clmul_products_per_s\":%.6g,"
@@ -703,11 +753,24 @@ static size_t npeer_columns(void)
     return n;
 }
 
+/* Whether a cell is reported in ns per call (key set-up, messages of 64 bytes or less) rather than
+   in GB/s: for short messages the cost of a call is what a user sees. */
+static int per_call(const struct speed_row *row, size_t len)
+{
+    return row->op == SPEED_KEYSETUP || len <= 64;
+}
+
+/* A median time per operation as the cell's value: ns per call, or GB/s. */
+static double cell_value(const struct speed_row *row, size_t len, double seconds_per_op)
+{
+    return per_call(row, len) ? seconds_per_op * 1e9 : (double)len / seconds_per_op / 1e9;
+}
+
 /* A speed (GB/s) or a time (ns) with its unit, in a 12-character column. */
-static void print_value(double v, int keysetup)
+static void print_value(double v, int ns)
 {
     char buf[32];
-    if (keysetup) snprintf(buf, sizeof buf, v >= 1000 ? "%.0f ns" : "%.1f ns", v);
+    if (ns) snprintf(buf, sizeof buf, v >= 1000 ? "%.0f ns" : "%.1f ns", v);
     else snprintf(buf, sizeof buf, v >= 100 ? "%.1f GB/s" : v >= 10 ? "%.2f GB/s" : "%.3f GB/s", v);
     printf(" %12s", buf);
 }
@@ -735,7 +798,7 @@ static void print_group_heading(const struct speed_row *row)
         }
         if (why) printf("  (%s%s)\n", why, all_out ? "" : " for some rows");
     }
-    printf("%-24s %8s  %-9s %12s", "row", "bytes", "impl", "vg");
+    printf("%-25s %8s  %-9s %12s", "row", "bytes", "impl", "vg");
     if (limit.have) printf(" %8s", "of limit");
     for (size_t i = 0; peers[i]; i++) {
         char ratio[32];
@@ -745,48 +808,50 @@ static void print_group_heading(const struct speed_row *row)
     printf("\n");
 }
 
-/* Prints one line per vg implementation: its median, then each peer's and the ratio. */
+/* Prints one line per vg implementation: its median, then each peer's and the ratio (the peer's time
+   over vg's: a speed ratio, the same whatever the unit). */
 static void print_cell(const struct speed_job *job, size_t len, const struct participant *parts,
                        size_t nvg, const struct participant *const *by_peer)
 {
     const struct speed_row *row = job->row;
-    int keysetup = row->op == SPEED_KEYSETUP;
+    int keysetup = row->op == SPEED_KEYSETUP, ns = per_call(row, len), aead = row->alg != SPEED_AES;
+    const char *unit = ns ? "ns" : "GB/s";
+    double bound = row_limit(row); /* bytes per second, or 0 */
     for (size_t v = 0; v < nvg; v++) {
-        double vg_value = keysetup ? parts[v].median * 1e9 : (double)len / parts[v].median / 1e9;
+        double vg_value = cell_value(row, len, parts[v].median);
+        double over_limit = bound > 0 ? (double)len / parts[v].median / bound : 0;
         if (opt.json) {
             printf(",\n{\"type\":\"result\",\"row\":");
             json_string(row->name);
             printf(",\"group\":");
             json_string(row->group);
             printf(",\"key_bits\":%zu,", row->key_len * 8);
-            if (keysetup) printf("\"bytes\":null,\"unit\":\"ns\"");
-            else printf("\"bytes\":%zu,\"unit\":\"GB/s\"", len);
-            printf(",\"impl\":");
+            if (keysetup) printf("\"bytes\":null");
+            else printf("\"bytes\":%zu", len);
+            printf(",\"unit\":\"%s\",\"impl\":", unit);
             json_string(parts[v].impl);
-            if (row->alg != SPEED_AES) printf(",\"nonce_len\":%zu,\"tag_len\":%d", job->nonce_len, SPEED_TAG_LEN);
+            if (aead)
+                printf(",\"nonce_len\":%zu,\"tag_len\":%d,\"aad_len\":%zu,\"chunk\":%zu", job->nonce_len,
+                       SPEED_TAG_LEN, job->aad_len, row->chunk);
             printf(",\"vg\":%.6g", vg_value);
-            if (row_limit(row) > 0)
-                printf(",\"limit_gbps\":%.6g,\"vg_over_limit\":%.4g", row_limit(row) / 1e9,
-                       vg_value * 1e9 / row_limit(row));
+            if (bound > 0) printf(",\"limit_gbps\":%.6g,\"vg_over_limit\":%.4g", bound / 1e9, over_limit);
             for (size_t i = 0; peers[i]; i++) {
                 const struct participant *p = by_peer[i];
                 if (!p) {
                     printf(",\"%s\":null,\"vg_over_%s\":null", peers[i]->key, peers[i]->key);
                     continue;
                 }
-                double value = keysetup ? p->median * 1e9 : (double)len / p->median / 1e9;
-                printf(",\"%s\":%.6g,\"vg_over_%s\":%.6g", peers[i]->key, value, peers[i]->key,
-                       p->median / parts[v].median);
+                printf(",\"%s\":%.6g,\"vg_over_%s\":%.6g", peers[i]->key, cell_value(row, len, p->median),
+                       peers[i]->key, p->median / parts[v].median);
             }
             putchar('}');
         } else {
             char bytes[32];
             snprintf(bytes, sizeof bytes, keysetup ? "-" : "%zu", len);
-            printf("%-24s %8s  %-9s", row->name, bytes, parts[v].impl);
-            print_value(vg_value, keysetup);
+            printf("%-25s %8s  %-9s", row->name, bytes, parts[v].impl);
+            print_value(vg_value, ns);
             if (limit.have) {
-                double bound = row_limit(row);
-                if (bound > 0) printf(" %7.0f%%", 100 * vg_value * 1e9 / bound);
+                if (bound > 0) printf(" %7.0f%%", 100 * over_limit);
                 else printf(" %8s", "-");
             }
             for (size_t i = 0; peers[i]; i++) {
@@ -795,8 +860,7 @@ static void print_cell(const struct speed_job *job, size_t len, const struct par
                     printf(" %12s %11s", "-", "-");
                     continue;
                 }
-                print_value(keysetup ? p->median * 1e9 : (double)len / p->median / 1e9, keysetup);
-                /* Speed ratio: the peer's time over vg's. */
+                print_value(cell_value(row, len, p->median), ns);
                 printf(" %10.2fx", p->median / parts[v].median);
             }
             printf("\n");
@@ -851,12 +915,17 @@ static void run_cell(const struct speed_row *row, size_t len)
        wrap the last 32 bits, OpenSSL carries into the nonce: the check must not cross 2^32). */
     static const uint8_t counter[16] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad,
                                         0xde, 0xca, 0xf8, 0x88, 0x00, 0x00, 0x00, 0x01};
+    /* A TLS 1.2 record header as AAD: sequence number, type 23 (application data), version 3.3,
+       the record's length. */
+    uint8_t aad[TLS_AAD_LEN] = {0, 0, 0, 0, 0, 0, 0, 42, 23, 3, 3, (uint8_t)(len >> 8), (uint8_t)len};
     struct speed_job job = {
         .row = row,
         .len = row->op == SPEED_KEYSETUP ? 16 : len,
         .key = key,
         .nonce = nonce,
         .nonce_len = row->alg == SPEED_CCM ? ccm_nonce_len(len) : SPEED_GCM_NONCE_LEN,
+        .aad = row->aad_len ? aad : NULL,
+        .aad_len = row->aad_len,
         .counter = counter,
         .pt = buf_pt,
         .ct = buf_ct,
@@ -922,6 +991,23 @@ static void run_cell(const struct speed_row *row, size_t len)
 
 /* ---------------------------------------------------------------------------------------------- */
 
+static size_t row_sizes(const struct speed_row *row, const size_t **sizes)
+{
+    if (row->op == SPEED_KEYSETUP) {
+        static const size_t none[] = {0};
+        *sizes = none;
+        return 1;
+    }
+    if (!row->sizes || opt.sizes_given) {
+        *sizes = opt.sizes;
+        return opt.nsizes;
+    }
+    size_t n = 0;
+    while (row->sizes[n]) n++;
+    *sizes = row->sizes;
+    return n;
+}
+
 static int choose_impls(const char *arg)
 {
     navailable = vg_impl_list(available, MAX_IMPLS);
@@ -983,6 +1069,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "vg-speed: bad --sizes '%s' (1 byte .. 64 MiB each, at most %d)\n", v, MAX_SIZES);
                 return 2;
             }
+            opt.sizes_given = 1;
             i++;
         } else if (v && strcmp(a, "--rounds") == 0) {
             if (parse_int(v, 1, MAX_ROUNDS, &rounds) != 0) {
@@ -1013,8 +1100,18 @@ int main(int argc, char **argv)
     if (choose_impls(impl_arg) != 0) return 2;
 
     if (list) {
-        for (size_t r = 0; r < NROWS; r++)
-            if (row_selected(rows[r].name)) printf("%-24s %s\n", rows[r].name, rows[r].group);
+        for (size_t r = 0; r < NROWS; r++) {
+            if (!row_selected(rows[r].name)) continue;
+            const size_t *sizes;
+            size_t n = row_sizes(&rows[r], &sizes);
+            if (rows[r].op == SPEED_KEYSETUP) {
+                printf("%-25s %s\n", rows[r].name, rows[r].group);
+                continue;
+            }
+            printf("%-25s %-18s bytes", rows[r].name, rows[r].group);
+            for (size_t i = 0; i < n; i++) printf("%s%zu", i ? "," : " ", sizes[i]);
+            printf("\n");
+        }
         printf("implementations:");
         for (size_t i = 0; i < navailable; i++) printf(" %s", available[i]);
         printf("\n");
@@ -1028,8 +1125,13 @@ int main(int argc, char **argv)
     }
 
     size_t max = 16;
-    for (size_t i = 0; i < opt.nsizes; i++)
-        if (opt.sizes[i] > max) max = opt.sizes[i];
+    for (size_t r = 0; r < NROWS; r++) {
+        const size_t *sizes;
+        size_t n = row_sizes(&rows[r], &sizes);
+        if (!row_selected(rows[r].name)) continue;
+        for (size_t i = 0; i < n; i++)
+            if (sizes[i] > max) max = sizes[i];
+    }
     size_t nparts_max = opt.nimpls + npeer_columns();
     buf_pt = malloc(max);
     buf_ct = malloc(max);
@@ -1058,17 +1160,15 @@ int main(int argc, char **argv)
         const struct speed_row *row = &rows[r];
         if (!row_selected(row->name)) continue;
         print_group_heading(row);
-        if (row->op == SPEED_KEYSETUP) {
-            run_cell(row, 0);
-            continue;
-        }
-        for (size_t i = 0; i < opt.nsizes; i++) {
+        const size_t *sizes;
+        size_t n = row_sizes(row, &sizes);
+        for (size_t i = 0; i < n; i++) {
             /* ECB and CTR (vg_aes_ctr32) take whole blocks only. */
-            if (row->alg == SPEED_AES && opt.sizes[i] % 16) {
+            if (row->alg == SPEED_AES && row->op != SPEED_KEYSETUP && sizes[i] % 16) {
                 skipped_unaligned = 1;
                 continue;
             }
-            run_cell(row, opt.sizes[i]);
+            run_cell(row, sizes[i]);
         }
     }
     double took = seconds(CLOCK_MONOTONIC) - start;
