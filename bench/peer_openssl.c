@@ -13,6 +13,7 @@
  * OpenSSL 3.0 has no AES-GCM-SIV (3.2 added one): that row has no OpenSSL column.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,47 @@ static int ossl_run(void *state, uint64_t iterations)
 
 static const char *ossl_describe(void) { return OpenSSL_version(OPENSSL_VERSION); }
 
+/*
+ * Which AES-GCM code this OpenSSL runs here. Debian's libcrypto does not export OPENSSL_ia32cap_P, so
+ * nothing is read from inside the library: the answer is derived from the version the library
+ * reports and the CPU's flags, following what OpenSSL's source of that version does. 3.0 and 3.1 use
+ * AES-NI for the cipher and PCLMULQDQ for GHASH, and with AVX and MOVBE the stitched aesni_gcm kernel
+ * (AES and GHASH interleaved, 128-bit registers); they have no VAES code for GCM. 3.2 added a
+ * VAES + VPCLMULQDQ AVX-512 GCM path for CPUs with those and AVX-512 F/BW/DQ/VL. The environment
+ * variable OPENSSL_ia32cap can mask CPU features from OpenSSL: if it is set the line says so.
+ */
+static const char *ossl_gcm_path(void)
+{
+    static char buf[512];
+    unsigned major = OPENSSL_version_major(), minor = OPENSSL_version_minor();
+    const char *path = "code path not derived on this architecture";
+#if defined(__x86_64__) || defined(__i386__)
+    int aes = speed_cpu_has("aes"), clmul = speed_cpu_has("pclmulqdq");
+    int stitched = speed_cpu_has("avx") == 1 && speed_cpu_has("movbe") == 1;
+    int vaes512 = speed_cpu_has("vaes") == 1 && speed_cpu_has("vpclmulqdq") == 1 && speed_cpu_has("avx512f") == 1 &&
+                  speed_cpu_has("avx512bw") == 1 && speed_cpu_has("avx512dq") == 1 && speed_cpu_has("avx512vl") == 1;
+    int before_vaes = major < 3 || (major == 3 && minor < 2);
+    if (aes < 0) path = "code path unknown (the CPU flags could not be read)";
+    else if (!aes) path = "no AES-NI on this CPU: OpenSSL's constant-time vector-permute AES (vpaes) or tables";
+    else if (clmul != 1) path = "AES-NI, GHASH without PCLMULQDQ";
+    else if (before_vaes)
+        path = stitched ? "AES-NI + PCLMULQDQ (the AVX+MOVBE stitched aesni_gcm kernel, xmm), no VAES: "
+                          "OpenSSL before 3.2 has no VAES GCM code"
+                        : "AES-NI + PCLMULQDQ, no VAES: OpenSSL before 3.2 has no VAES GCM code";
+    else if (vaes512)
+        path = "VAES + VPCLMULQDQ AVX-512 (3.2 and later have that path and this CPU has the flags it needs)";
+    else path = "AES-NI + PCLMULQDQ, no VAES (this CPU lacks VAES, VPCLMULQDQ or AVX-512 F/BW/DQ/VL)";
+#endif
+    const char *mask = getenv("OPENSSL_ia32cap");
+    snprintf(buf, sizeof buf,
+             "OpenSSL %u.%u.%u AES-GCM: %s [derived from OpenSSL_version_major/minor() and this CPU's flags, "
+             "not read from libcrypto%s%.40s%s]",
+             major, minor, OPENSSL_version_patch(), path,
+             mask ? "; OPENSSL_ia32cap=" : "; OPENSSL_ia32cap unset", mask ? mask : "",
+             mask ? " is set and may mask features, so OpenSSL may take a slower path" : "");
+    return buf;
+}
+
 const struct speed_peer speed_peer_openssl = {
     .name = "OpenSSL",
     .key = "openssl",
@@ -237,4 +279,5 @@ const struct speed_peer speed_peer_openssl = {
     .run = ossl_run,
     .close = ossl_close,
     .describe = ossl_describe,
+    .gcm_path = ossl_gcm_path,
 };

@@ -81,6 +81,9 @@ struct speed_peer {
     void (*close)(void *state);
     /* One line about the library and its version, for the header. */
     const char *(*describe)(void);
+    /* One line on the code path the library takes for AES-GCM on this CPU and how that was
+       determined, or NULL if the peer has nothing to add. */
+    const char *(*gcm_path)(void);
 };
 
 extern const struct speed_peer speed_peer_vg;
@@ -90,6 +93,11 @@ extern const struct speed_peer speed_peer_openssl;
 #ifdef VG_SPEED_HAVE_BEARSSL
 extern const struct speed_peer speed_peer_bearssl;
 #endif
+
+/* Whether this CPU has a feature, by the name Linux gives it in /proc/cpuinfo ("aes", "vaes",
+   "avx512f"; "pmull" on AArch64): 1 yes, 0 no, -1 unknown (no /proc/cpuinfo). Set by the driver
+   before any peer describes itself. */
+int speed_cpu_has(const char *flag);
 
 /* Big-endian 32-bit load, for counters. */
 static inline uint32_t speed_load32_be(const uint8_t *p)

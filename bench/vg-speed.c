@@ -16,6 +16,10 @@
  *      messages of 64 bytes or less (what a short message costs is the call), GB/s (10^9 bytes per
  *      second) above that; ratio = the peer's time / vg's time (above 1: vg is faster).
  *
+ * Output: a table (default) or JSON (--json). The header names the CPU and the features the AES code
+ * depends on, each peer's version and, for OpenSSL, the AES-GCM code path it takes here (derived, see
+ * peer_openssl.c), and warns when VG_IMPL was set but not honoured.
+ *
  * Exit status: 0 success, 1 a correctness failure (MISMATCH or an operation that failed during the
  * check), 2 a usage error or an operation that failed while timed.
  */
@@ -26,6 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -273,25 +280,115 @@ static long online_cpus = -1;
 static const char *available[MAX_IMPLS];
 static size_t navailable;
 
+/* The CPU's feature words as Linux lists them: /proc/cpuinfo's "flags" (x86) or "Features" (Arm),
+   or on POWER the names of the AT_HWCAP2 bits that matter, from getauxval. */
+static char cpu_flags[4096];
+static int cpu_flags_known;
+
+/* The features each architecture's AES and GHASH/POLYVAL code depends on, named as in cpu_flags. */
+#if defined(__x86_64__) || defined(__i386__)
+static const char *const relevant_flags[] = {"aes",     "pclmulqdq", "vaes",     "vpclmulqdq", "avx",  "avx2",
+                                             "movbe",   "avx512f",   "avx512bw", "avx512dq",   "avx512vl"};
+#elif defined(__aarch64__) || defined(__arm__)
+static const char *const relevant_flags[] = {"asimd", "aes", "pmull", "dit", "sve", "sve2"};
+#elif defined(__powerpc64__)
+static const char *const relevant_flags[] = {"altivec", "vsx", "arch_2_07", "vcrypto", "arch_3_00", "arch_3_1"};
+#else
+static const char *const relevant_flags[] = {"(none known)"};
+#endif
+#define NRELEVANT (sizeof relevant_flags / sizeof relevant_flags[0])
+
+int speed_cpu_has(const char *flag)
+{
+    if (!cpu_flags_known) return -1;
+    size_t n = strlen(flag);
+    for (const char *p = cpu_flags; *p;) {
+        p += strspn(p, " \t");
+        size_t w = strcspn(p, " \t");
+        if (w == n && strncmp(p, flag, n) == 0) return 1;
+        p += w;
+    }
+    return 0;
+}
+
+/* The value of a "key : value" line of /proc/cpuinfo whose key is exactly key, or NULL. */
+static const char *cpuinfo_value(char *line, const char *key)
+{
+    size_t n = strlen(key);
+    if (strncmp(line, key, n) != 0) return NULL;
+    const char *v = line + n;
+    while (*v == ' ' || *v == '\t') v++;
+    if (*v != ':') return NULL;
+    v++;
+    while (*v == ' ' || *v == '\t') v++;
+    line[strcspn(line, "\r\n")] = '\0';
+    return v;
+}
+
 static void read_cpu_model(void)
 {
     struct utsname u;
     snprintf(machine, sizeof machine, "%s", uname(&u) == 0 ? u.machine : "unknown");
     cpu_model[0] = '\0';
+    char implementer[32] = "", part[32] = "", family[16] = "", model[16] = "";
     FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) != 0) continue;
-        const char *v = strchr(line, ':');
-        if (!v) continue;
-        v++;
-        while (*v == ' ' || *v == '\t') v++;
-        snprintf(cpu_model, sizeof cpu_model, "%s", v);
-        cpu_model[strcspn(cpu_model, "\r\n")] = '\0';
-        break;
+    if (f) {
+        char line[8192];
+        int have_flags = 0;
+        while (fgets(line, sizeof line, f)) {
+            const char *v;
+            if (!cpu_model[0] && ((v = cpuinfo_value(line, "model name")) || (v = cpuinfo_value(line, "cpu"))))
+                snprintf(cpu_model, sizeof cpu_model, "%s", v); /* "cpu": POWER's model line */
+            else if (!have_flags && ((v = cpuinfo_value(line, "flags")) || (v = cpuinfo_value(line, "Features")))) {
+                snprintf(cpu_flags, sizeof cpu_flags, "%s", v);
+                have_flags = cpu_flags_known = 1;
+            } else if (!implementer[0] && (v = cpuinfo_value(line, "CPU implementer")))
+                snprintf(implementer, sizeof implementer, "%s", v);
+            else if (!part[0] && (v = cpuinfo_value(line, "CPU part")))
+                snprintf(part, sizeof part, "%s", v);
+            else if (!family[0] && (v = cpuinfo_value(line, "cpu family")))
+                snprintf(family, sizeof family, "%s", v);
+            else if (!model[0] && (v = cpuinfo_value(line, "model")))
+                snprintf(model, sizeof model, "%s", v);
+        }
+        fclose(f);
     }
-    fclose(f);
+    /* Arm's /proc/cpuinfo has no model name: the implementer and part numbers say which core it is. */
+    if (!cpu_model[0] && implementer[0])
+        snprintf(cpu_model, sizeof cpu_model, "CPU implementer %s, part %s", implementer, part);
+    /* x86: a virtual machine's model name can be as short as "AMD EPYC"; family and model say which
+       generation (AMD family 26 is Zen 5). */
+    if (cpu_model[0] && family[0]) {
+        size_t n = strlen(cpu_model);
+        snprintf(cpu_model + n, sizeof cpu_model - n, ", family %s model %s", family, model);
+    }
+#if defined(__powerpc64__) && defined(__linux__)
+    {
+        /* POWER's /proc/cpuinfo lists no features: name the AT_HWCAP / AT_HWCAP2 bits ourselves. */
+        unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+        snprintf(cpu_flags, sizeof cpu_flags, "%s%s%s%s%s%s", hw & 0x10000000UL ? "altivec " : "",
+                 hw & 0x00000080UL ? "vsx " : "", hw2 & 0x80000000UL ? "arch_2_07 " : "",
+                 hw2 & 0x02000000UL ? "vcrypto " : "", hw2 & 0x00800000UL ? "arch_3_00 " : "",
+                 hw2 & 0x00040000UL ? "arch_3_1 " : "");
+        cpu_flags_known = 1;
+    }
+#endif
+}
+
+/* "aes pclmulqdq ... (absent: vaes)" for the header. */
+static const char *relevant_flags_text(void)
+{
+    static char buf[512];
+    if (!cpu_flags_known) return "unknown (no CPU feature list in /proc/cpuinfo)";
+    char present[256] = "", absent[256] = "";
+    for (size_t i = 0; i < NRELEVANT; i++) {
+        char *list = speed_cpu_has(relevant_flags[i]) == 1 ? present : absent;
+        size_t n = strlen(list);
+        snprintf(list + n, 256 - n, "%s%s", n ? " " : "", relevant_flags[i]);
+    }
+    snprintf(buf, sizeof buf, "%s%s%s%s", present[0] ? present : "none", absent[0] ? " (absent: " : "",
+             absent, absent[0] ? ")" : "");
+    return buf;
 }
 
 /* How busy the machine is: the numbers of a run that shares its CPUs say less. */
@@ -344,6 +441,18 @@ static void json_string_list(const char *const *list, size_t n)
     putchar(']');
 }
 
+/* VG_IMPL named an implementation this build does not know or this CPU cannot run: vg ignored it. */
+static const char *impl_env_warning(void)
+{
+    static char buf[256];
+    if (vg_impl_env_status() == VG_OK) return NULL;
+    const char *v = getenv("VG_IMPL");
+    snprintf(buf, sizeof buf,
+             "VG_IMPL=%.64s was not honoured (unknown, or not available on this CPU): vg selected %s instead",
+             v ? v : "?", vg_impl_name());
+    return buf;
+}
+
 static void print_header(void)
 {
     const char *not_built[2] = {NULL, NULL};
@@ -354,9 +463,13 @@ static void print_header(void)
 #ifndef VG_SPEED_HAVE_BEARSSL
     not_built[nnot++] = "BearSSL: not built in (install libbearssl-dev)";
 #endif
+    const char *env_warning = impl_env_warning();
+    if (env_warning && opt.json) fprintf(stderr, "vg-speed: WARNING: %s\n", env_warning);
     if (opt.json) {
         printf("[\n{\"type\":\"header\",\"vg_version\":");
         json_string(VG_SPEED_VERSION);
+        printf(",\"vg_library_version\":");
+        json_string(vg_version());
         printf(",\"build_type\":");
         json_string(VG_SPEED_BUILD_TYPE);
         printf(",\"compiler\":");
@@ -365,16 +478,34 @@ static void print_header(void)
         json_string(cpu_model[0] ? cpu_model : machine);
         printf(",\"machine\":");
         json_string(machine);
+        printf(",\"cpu_flags\":");
+        if (!cpu_flags_known) {
+            printf("null");
+        } else {
+            putchar('{');
+            for (size_t i = 0; i < NRELEVANT; i++) {
+                printf("%s", i ? "," : "");
+                json_string(relevant_flags[i]);
+                printf(":%s", speed_cpu_has(relevant_flags[i]) == 1 ? "true" : "false");
+            }
+            putchar('}');
+        }
         printf(",\"impls\":");
         json_string_list(opt.impls, opt.nimpls);
         printf(",\"available_impls\":");
         json_string_list(available, navailable);
+        printf(",\"vg_impl_env_warning\":");
+        if (env_warning) json_string(env_warning);
+        else printf("null");
         printf(",\"peers\":[");
         for (size_t i = 0; peers[i]; i++) {
             printf("%s{\"name\":", i ? "," : "");
             json_string(peers[i]->name);
             printf(",\"version\":");
             json_string(peers[i]->describe());
+            printf(",\"gcm_path\":");
+            if (peers[i]->gcm_path) json_string(peers[i]->gcm_path());
+            else printf("null");
             putchar('}');
         }
         printf("],\"not_built\":");
@@ -395,15 +526,26 @@ static void print_header(void)
                "nonce, 16-byte tag, no AAD\"}");
         return;
     }
-    printf("vg-speed   vg %s (%s build), %s\n", VG_SPEED_VERSION, VG_SPEED_BUILD_TYPE, compiler());
+    printf("vg-speed   vg %s (%s build; library %s), %s\n", VG_SPEED_VERSION, VG_SPEED_BUILD_TYPE, vg_version(),
+           compiler());
     if (cpu_model[0]) printf("cpu        %s (%s)\n", cpu_model, machine);
     else printf("cpu        %s\n", machine);
+    printf("features   %s\n", relevant_flags_text());
     printf("vg impl    ");
     for (size_t i = 0; i < opt.nimpls; i++) printf("%s%s", i ? ", " : "", opt.impls[i]);
     printf(" (available here: ");
     for (size_t i = 0; i < navailable; i++) printf("%s%s", i ? ", " : "", available[i]);
     printf(")\n");
-    for (size_t i = 0; peers[i]; i++) printf("peer       %s\n", peers[i]->describe());
+    if (env_warning) printf("WARNING    %s\n", env_warning);
+    for (size_t i = 0; peers[i]; i++) {
+        printf("peer       %s\n", peers[i]->describe());
+        if (peers[i]->gcm_path) {
+            /* The path, then how it was derived (the part in brackets) on a line of its own. */
+            const char *path = peers[i]->gcm_path(), *how = strstr(path, " [");
+            if (how) printf("           %.*s\n           %s\n", (int)(how - path), path, how + 1);
+            else printf("           %s\n", path);
+        }
+    }
     for (size_t i = 0; i < nnot; i++) printf("peer       %s\n", not_built[i]);
     printf("date       %s\n", date);
     if (load_average >= 0)
