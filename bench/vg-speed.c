@@ -16,9 +16,10 @@
  *      messages of 64 bytes or less (what a short message costs is the call), GB/s (10^9 bytes per
  *      second) above that; ratio = the peer's time / vg's time (above 1: vg is faster).
  *
- * Output: a table (default) or JSON (--json). The header names the CPU and the features the AES code
- * depends on, each peer's version and, for OpenSSL, the AES-GCM code path it takes here (derived, see
- * peer_openssl.c), and warns when VG_IMPL was set but not honoured.
+ * Output: a table (default), JSON (--json) and/or CSV (--csv FILE), the last two with the same fields
+ * per cell. The header names the CPU and the features the AES code depends on, each peer's version and,
+ * for OpenSSL, the AES-GCM code path it takes here (derived, see peer_openssl.c), and warns when VG_IMPL
+ * was set but not honoured.
  *
  * Exit status: 0 success, 1 a correctness failure (MISMATCH or an operation that failed during the
  * check), 2 a usage error or an operation that failed while timed.
@@ -164,6 +165,8 @@ static struct {
     int rounds;
     double seconds_per_round;
     int json;
+    int table;       /* the human-readable table on stdout: neither --json nor --csv - */
+    FILE *csv;       /* --csv: one line per cell; NULL without it */
     int cpu_time; /* time with the thread's CPU clock instead of CLOCK_MONOTONIC */
     int no_limit; /* skip the machine-limit microbenchmark */
     const char *filter;
@@ -192,6 +195,9 @@ static void usage(FILE *f)
             "  --cpu-time     time with the thread's CPU-time clock instead of CLOCK_MONOTONIC: on a\n"
             "                 busy machine it leaves out the time other processes hold the CPU\n"
             "  --json         the same results as a JSON array, one object per line\n"
+            "  --csv FILE     also write the results as CSV to FILE: a header row, then one line per\n"
+            "                 cell with the fields of the JSON results; FILE '-' is stdout, in place of\n"
+            "                 the table (not with --json)\n"
             "  --no-limit     skip the machine-limit microbenchmark (x86-64: independent vaesenc and\n"
             "                 vpclmulqdq per second, turned into each row's bound)\n"
             "  --list         list the rows and the implementations, then exit\n"
@@ -464,7 +470,7 @@ static void print_header(void)
     not_built[nnot++] = "BearSSL: not built in (install libbearssl-dev)";
 #endif
     const char *env_warning = impl_env_warning();
-    if (env_warning && opt.json) fprintf(stderr, "vg-speed: WARNING: %s\n", env_warning);
+    if (env_warning && !opt.table) fprintf(stderr, "vg-speed: WARNING: %s\n", env_warning);
     if (opt.json) {
         printf("[\n{\"type\":\"header\",\"vg_version\":");
         json_string(VG_SPEED_VERSION);
@@ -526,6 +532,7 @@ static void print_header(void)
                "nonce, 16-byte tag, no AAD\"}");
         return;
     }
+    if (!opt.table) return;
     printf("vg-speed   vg %s (%s build; library %s), %s\n", VG_SPEED_VERSION, VG_SPEED_BUILD_TYPE, vg_version(),
            compiler());
     if (cpu_model[0]) printf("cpu        %s (%s)\n", cpu_model, machine);
@@ -813,6 +820,7 @@ static void print_limit(void)
         printf("}}");
         return;
     }
+    if (!opt.table) return;
     printf("limit      %s vaesenc: %.1f G block-rounds/s; %s vpclmulqdq: %.1f G 64x64 products/s; "
            "aesenc latency %.2f ns\n           bounds (GB/s):",
            limit.unit, limit.block_rounds / 1e9, limit.unit, limit.products / 1e9, limit.aes_latency * 1e9);
@@ -842,7 +850,7 @@ static void mismatch(const struct speed_row *row, size_t len, const char *what)
         printf(",\"bytes\":%zu,\"text\":", len);
         json_string(what);
         printf("}\n]\n");
-    } else {
+    } else if (opt.table) {
         printf("MISMATCH %s, %zu bytes: %s\n", row->name, len, what);
     }
     fflush(stdout);
@@ -923,7 +931,7 @@ static void print_group_heading(const struct speed_row *row)
 {
     if (last_group && strcmp(last_group, row->group) == 0) return;
     last_group = row->group;
-    if (opt.json) return;
+    if (!opt.table) return;
     const char *about = "";
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (strcmp(groups[i].group, row->group) == 0) about = groups[i].about;
@@ -948,6 +956,30 @@ static void print_group_heading(const struct speed_row *row)
         printf(" %12s %11s", peers[i]->name, ratio);
     }
     printf("\n");
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void csv_string(const char *v)
+{
+    if (!strpbrk(v, ",\"\r\n")) {
+        fputs(v, opt.csv);
+        return;
+    }
+    fputc('"', opt.csv);
+    for (; *v; v++) {
+        if (*v == '"') fputc('"', opt.csv);
+        fputc(*v, opt.csv);
+    }
+    fputc('"', opt.csv);
+}
+
+/* The CSV header: the fields of the JSON "result" objects, in the same order. */
+static void csv_header(void)
+{
+    fputs("row,group,key_bits,bytes,unit,impl,nonce_len,tag_len,aad_len,chunk,vg,limit_gbps,vg_over_limit",
+          opt.csv);
+    for (size_t i = 0; peers[i]; i++) fprintf(opt.csv, ",%s,vg_over_%s", peers[i]->key, peers[i]->key);
+    fputc('\n', opt.csv);
 }
 
 /* Prints one line per vg implementation: its median, then each peer's and the ratio (the peer's time
@@ -987,7 +1019,28 @@ static void print_cell(const struct speed_job *job, size_t len, const struct par
                        peers[i]->key, p->median / parts[v].median);
             }
             putchar('}');
-        } else {
+        }
+        if (opt.csv) {
+            csv_string(row->name);
+            fputc(',', opt.csv);
+            csv_string(row->group);
+            fprintf(opt.csv, ",%zu,", row->key_len * 8);
+            if (!keysetup) fprintf(opt.csv, "%zu", len);
+            fprintf(opt.csv, ",%s,", unit);
+            csv_string(parts[v].impl);
+            if (aead) fprintf(opt.csv, ",%zu,%d,%zu,%zu", job->nonce_len, SPEED_TAG_LEN, job->aad_len, row->chunk);
+            else fputs(",,,,", opt.csv);
+            fprintf(opt.csv, ",%.6g", vg_value);
+            if (bound > 0) fprintf(opt.csv, ",%.6g,%.4g", bound / 1e9, over_limit);
+            else fputs(",,", opt.csv);
+            for (size_t i = 0; peers[i]; i++) {
+                const struct participant *p = by_peer[i];
+                if (p) fprintf(opt.csv, ",%.6g,%.6g", cell_value(row, len, p->median), p->median / parts[v].median);
+                else fputs(",,", opt.csv);
+            }
+            fputc('\n', opt.csv);
+        }
+        if (opt.table) {
             char bytes[32];
             snprintf(bytes, sizeof bytes, keysetup ? "-" : "%zu", len);
             printf("%-25s %8s  %-9s", row->name, bytes, parts[v].impl);
@@ -1009,6 +1062,7 @@ static void print_cell(const struct speed_job *job, size_t len, const struct par
         }
     }
     fflush(stdout);
+    if (opt.csv) fflush(opt.csv);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1185,7 +1239,7 @@ static int choose_impls(const char *arg)
 
 int main(int argc, char **argv)
 {
-    const char *impl_arg = NULL;
+    const char *impl_arg = NULL, *csv_path = NULL;
     int quick = 0, rounds = -1, ms = -1, list = 0;
     opt.nsizes = sizeof default_sizes / sizeof default_sizes[0];
     for (size_t i = 0; i < opt.nsizes; i++) opt.sizes[i] = default_sizes[i];
@@ -1204,6 +1258,9 @@ int main(int argc, char **argv)
             opt.no_limit = 1;
         } else if (strcmp(a, "--json") == 0) {
             opt.json = 1;
+        } else if (v && strcmp(a, "--csv") == 0) {
+            csv_path = v;
+            i++;
         } else if (strcmp(a, "--list") == 0) {
             list = 1;
         } else if (v && strcmp(a, "--sizes") == 0) {
@@ -1240,6 +1297,11 @@ int main(int argc, char **argv)
     opt.rounds = rounds > 0 ? rounds : quick ? 3 : 7;
     opt.seconds_per_round = (ms > 0 ? ms : quick ? 2 : 8) * 1e-3;
     if (choose_impls(impl_arg) != 0) return 2;
+    if (csv_path && strcmp(csv_path, "-") == 0 && opt.json) {
+        fprintf(stderr, "vg-speed: --csv - and --json both want stdout\n");
+        return 2;
+    }
+    opt.table = !opt.json && !(csv_path && strcmp(csv_path, "-") == 0);
 
     if (list) {
         for (size_t r = 0; r < NROWS; r++) {
@@ -1284,6 +1346,13 @@ int main(int argc, char **argv)
         return 2;
     }
     fill(buf_pt, max, 1);
+    if (csv_path) {
+        opt.csv = strcmp(csv_path, "-") == 0 ? stdout : fopen(csv_path, "w");
+        if (!opt.csv) {
+            fprintf(stderr, "vg-speed: cannot write --csv '%s': %s\n", csv_path, strerror(errno));
+            return 2;
+        }
+    }
 
     read_cpu_model();
     read_load();
@@ -1291,6 +1360,7 @@ int main(int argc, char **argv)
     struct tm tm;
     if (gmtime_r(&t, &tm)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
     print_header();
+    if (opt.csv) csv_header();
     if (!opt.no_limit) {
         measure_limit();
         print_limit();
@@ -1331,10 +1401,14 @@ int main(int argc, char **argv)
             putchar('}');
         }
         printf(",\n{\"type\":\"end\",\"seconds\":%.1f}\n]\n", took);
-    } else {
+    } else if (opt.table) {
         printf("\n");
         for (size_t i = 0; i < nnotes; i++) printf("note: %s\n", notes[i]);
         printf("(every correctness check passed; run took %.1f s)\n", took);
+    }
+    if (opt.csv && opt.csv != stdout && fclose(opt.csv) != 0) {
+        fprintf(stderr, "vg-speed: writing --csv '%s' failed: %s\n", csv_path, strerror(errno));
+        return 2;
     }
     free(buf_pt);
     free(buf_ct);
