@@ -137,7 +137,8 @@ static int ossl_aad(EVP_CIPHER_CTX *ctx, const struct speed_job *j, int enc, siz
 {
     int n = 0, ok = 1;
     if (j->row->alg == SPEED_CCM)
-        ok &= (enc ? EVP_EncryptUpdate(ctx, NULL, &n, NULL, (int)len) : EVP_DecryptUpdate(ctx, NULL, &n, NULL, (int)len)) == 1;
+        ok &= (enc ? EVP_EncryptUpdate(ctx, NULL, &n, NULL, (int)len)
+                   : EVP_DecryptUpdate(ctx, NULL, &n, NULL, (int)len)) == 1;
     if (j->aad_len)
         ok &= (enc ? EVP_EncryptUpdate(ctx, NULL, &n, j->aad, (int)j->aad_len)
                    : EVP_DecryptUpdate(ctx, NULL, &n, j->aad, (int)j->aad_len)) == 1;
@@ -246,8 +247,9 @@ static const char *ossl_gcm_path(void)
 #if defined(__x86_64__) || defined(__i386__)
     int aes = speed_cpu_has("aes"), clmul = speed_cpu_has("pclmulqdq");
     int stitched = speed_cpu_has("avx") == 1 && speed_cpu_has("movbe") == 1;
-    int vaes512 = speed_cpu_has("vaes") == 1 && speed_cpu_has("vpclmulqdq") == 1 && speed_cpu_has("avx512f") == 1 &&
-                  speed_cpu_has("avx512bw") == 1 && speed_cpu_has("avx512dq") == 1 && speed_cpu_has("avx512vl") == 1;
+    int vaes512 = speed_cpu_has("vaes") == 1 && speed_cpu_has("vpclmulqdq") == 1 &&
+                  speed_cpu_has("avx512f") == 1 && speed_cpu_has("avx512bw") == 1 &&
+                  speed_cpu_has("avx512dq") == 1 && speed_cpu_has("avx512vl") == 1;
     int before_vaes = major < 3 || (major == 3 && minor < 2);
     if (aes < 0) path = "code path unknown (the CPU flags could not be read)";
     else if (!aes) path = "no AES-NI on this CPU: OpenSSL's constant-time vector-permute AES (vpaes) or tables";

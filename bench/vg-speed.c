@@ -17,9 +17,9 @@
  *      second) above that; ratio = the peer's time / vg's time (above 1: vg is faster).
  *
  * Output: a table (default), JSON (--json) and/or CSV (--csv FILE), the last two with the same fields
- * per cell. The header names the CPU and the features the AES code depends on, each peer's version and,
- * for OpenSSL, the AES-GCM code path it takes here (derived, see peer_openssl.c), and warns when VG_IMPL
- * was set but not honoured.
+ * per cell. The header names the CPU and the features the AES code depends on, each peer's version
+ * and, for OpenSSL, the AES-GCM code path it takes here (derived, see peer_openssl.c), and warns when
+ * VG_IMPL was set but not honoured.
  *
  * Exit status: 0 success, 1 a correctness failure (MISMATCH or an operation that failed during the
  * check), 2 a usage error or an operation that failed while timed.
@@ -343,9 +343,11 @@ static void read_cpu_model(void)
         int have_flags = 0;
         while (fgets(line, sizeof line, f)) {
             const char *v;
+            /* "cpu" is POWER's model line, "Features" Arm's flags. */
             if (!cpu_model[0] && ((v = cpuinfo_value(line, "model name")) || (v = cpuinfo_value(line, "cpu"))))
-                snprintf(cpu_model, sizeof cpu_model, "%s", v); /* "cpu": POWER's model line */
-            else if (!have_flags && ((v = cpuinfo_value(line, "flags")) || (v = cpuinfo_value(line, "Features")))) {
+                snprintf(cpu_model, sizeof cpu_model, "%s", v);
+            else if (!have_flags &&
+                     ((v = cpuinfo_value(line, "flags")) || (v = cpuinfo_value(line, "Features")))) {
                 snprintf(cpu_flags, sizeof cpu_flags, "%s", v);
                 have_flags = cpu_flags_known = 1;
             } else if (!implementer[0] && (v = cpuinfo_value(line, "CPU implementer")))
@@ -827,7 +829,7 @@ static void print_limit(void)
     for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++)
         printf("%s %s %.1f", i == 4 ? "\n                         " : (i ? "," : ""), probe[i].name,
                row_limit(&probe[i]) / 1e9);
-    printf("\n           (\"of limit\" = vg / that bound; see vg-speed.c for how each is derived)\n");
+    printf("\n           (\"of limit\" = vg / that bound; --help and vg-speed.c say how each is derived)\n");
     fflush(stdout);
 }
 
@@ -1028,14 +1030,16 @@ static void print_cell(const struct speed_job *job, size_t len, const struct par
             if (!keysetup) fprintf(opt.csv, "%zu", len);
             fprintf(opt.csv, ",%s,", unit);
             csv_string(parts[v].impl);
-            if (aead) fprintf(opt.csv, ",%zu,%d,%zu,%zu", job->nonce_len, SPEED_TAG_LEN, job->aad_len, row->chunk);
+            if (aead)
+                fprintf(opt.csv, ",%zu,%d,%zu,%zu", job->nonce_len, SPEED_TAG_LEN, job->aad_len, row->chunk);
             else fputs(",,,,", opt.csv);
             fprintf(opt.csv, ",%.6g", vg_value);
             if (bound > 0) fprintf(opt.csv, ",%.6g,%.4g", bound / 1e9, over_limit);
             else fputs(",,", opt.csv);
             for (size_t i = 0; peers[i]; i++) {
                 const struct participant *p = by_peer[i];
-                if (p) fprintf(opt.csv, ",%.6g,%.6g", cell_value(row, len, p->median), p->median / parts[v].median);
+                if (p)
+                    fprintf(opt.csv, ",%.6g,%.6g", cell_value(row, len, p->median), p->median / parts[v].median);
                 else fputs(",,", opt.csv);
             }
             fputc('\n', opt.csv);
