@@ -74,8 +74,9 @@ static void *vg_open(const struct speed_job *job, const char *impl)
 }
 
 /* Streaming GCM: one message in j->row->chunk-byte updates, sealed (tag written) or opened (tag
-   verified). The stream API writes the plaintext before it knows the verdict; the one-shot open is
-   the one to use when the whole message is at hand, this is what an EVP-style user pays. */
+   verified). The streaming open releases plaintext before it knows the verdict, so the one-shot open
+   is the one to use when the whole message is at hand; these rows measure what a caller who must
+   stream (as every EVP user does) pays. */
 static int vg_stream(struct vg_state *s, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, int seal)
 {
     const struct speed_job *j = s->job;
