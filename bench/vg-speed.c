@@ -286,8 +286,8 @@ static long online_cpus = -1;
 static const char *available[MAX_IMPLS];
 static size_t navailable;
 
-/* The CPU's feature words as Linux lists them: /proc/cpuinfo's "flags" (x86) or "Features" (Arm),
-   or on POWER the names of the AT_HWCAP2 bits that matter, from getauxval. */
+/* The CPU's feature words as Linux lists them: /proc/cpuinfo's "flags" (x86) or "Features" (32-bit
+   Arm), or on AArch64 and POWER the names of the AT_HWCAP / AT_HWCAP2 bits that matter (getauxval). */
 static char cpu_flags[4096];
 static int cpu_flags_known;
 
@@ -370,6 +370,17 @@ static void read_cpu_model(void)
         size_t n = strlen(cpu_model);
         snprintf(cpu_model + n, sizeof cpu_model - n, ", family %s model %s", family, model);
     }
+#if defined(__aarch64__) && defined(__linux__)
+    {
+        /* The kernel's AT_HWCAP / AT_HWCAP2 bits rather than /proc/cpuinfo's Features: under qemu-user
+           (how the AArch64 build is tested here) /proc/cpuinfo is the host's, the hwcaps the guest's. */
+        unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+        snprintf(cpu_flags, sizeof cpu_flags, "%s%s%s%s%s%s", hw & (1UL << 1) ? "asimd " : "",
+                 hw & (1UL << 3) ? "aes " : "", hw & (1UL << 4) ? "pmull " : "", hw & (1UL << 24) ? "dit " : "",
+                 hw & (1UL << 22) ? "sve " : "", hw2 & (1UL << 1) ? "sve2 " : "");
+        cpu_flags_known = 1;
+    }
+#endif
 #if defined(__powerpc64__) && defined(__linux__)
     {
         /* POWER's /proc/cpuinfo lists no features: name the AT_HWCAP / AT_HWCAP2 bits ourselves. */
