@@ -9,6 +9,8 @@
  *   CTR          br_aes_ct64_ctr_run: 12-byte IV + 32-bit big-endian counter, vg's inc32
  *   GCM          br_gcm_* over br_aes_ct64_ctr_vtable and br_ghash_ctmul64
  *   CCM          br_ccm_* over br_aes_ct64_ctrcbc_vtable
+ *   AAD          br_gcm_aad_inject / br_ccm_aad_inject; the streaming rows call br_gcm_run once per
+ *                row->chunk bytes (BearSSL's AEAD interface is a streaming one)
  * BearSSL has no ECB API and no GCM-SIV: those rows have no BearSSL column.
  *
  * BearSSL only works in place. Sealing and CTR encrypt the work buffer over and over (the bytes do
@@ -89,21 +91,44 @@ static void *bear_open(const struct speed_job *job, const char *impl)
     return s;
 }
 
-/* Seals the work buffer in place; the tag goes to tag. */
-static void bear_seal(struct bear_state *s, uint8_t *tag)
+/* The work buffer through br_gcm_run / br_ccm_run in row->chunk-byte pieces (all at once for the
+   one-shot rows): BearSSL's AEAD calls are streaming calls. */
+static void bear_run_data(struct bear_state *s, int encrypt)
+{
+    const struct speed_job *j = s->job;
+    size_t piece = j->row->chunk ? j->row->chunk : j->len;
+    for (size_t done = 0; done < j->len; done += piece) {
+        size_t n = j->len - done < piece ? j->len - done : piece;
+        if (j->row->alg == SPEED_GCM) br_gcm_run(&s->gcm, encrypt, s->work + done, n);
+        else br_ccm_run(&s->ccm, encrypt, s->work + done, n);
+    }
+}
+
+/* Resets the AEAD context for the job's nonce and injects its AAD. Returns 1, or 0 if br_ccm_reset
+   refused the lengths. */
+static int bear_start(struct bear_state *s)
 {
     const struct speed_job *j = s->job;
     if (j->row->alg == SPEED_GCM) {
         br_gcm_reset(&s->gcm, j->nonce, j->nonce_len);
+        if (j->aad_len) br_gcm_aad_inject(&s->gcm, j->aad, j->aad_len);
         br_gcm_flip(&s->gcm);
-        br_gcm_run(&s->gcm, 1, s->work, j->len);
-        br_gcm_get_tag(&s->gcm, tag);
-    } else {
-        br_ccm_reset(&s->ccm, j->nonce, j->nonce_len, 0, j->len, SPEED_TAG_LEN);
-        br_ccm_flip(&s->ccm);
-        br_ccm_run(&s->ccm, 1, s->work, j->len);
-        br_ccm_get_tag(&s->ccm, tag);
+        return 1;
     }
+    if (!br_ccm_reset(&s->ccm, j->nonce, j->nonce_len, j->aad_len, j->len, SPEED_TAG_LEN)) return 0;
+    if (j->aad_len) br_ccm_aad_inject(&s->ccm, j->aad, j->aad_len);
+    br_ccm_flip(&s->ccm);
+    return 1;
+}
+
+/* Seals the work buffer in place; the tag goes to tag. Returns 1, or 0 on failure. */
+static int bear_seal(struct bear_state *s, uint8_t *tag)
+{
+    if (!bear_start(s)) return 0;
+    bear_run_data(s, 1);
+    if (s->job->row->alg == SPEED_GCM) br_gcm_get_tag(&s->gcm, tag);
+    else br_ccm_get_tag(&s->ccm, tag);
+    return 1;
 }
 
 /* Opens the job's ciphertext into the work buffer; 1 if the tag matched. */
@@ -111,15 +136,9 @@ static int bear_open_msg(struct bear_state *s)
 {
     const struct speed_job *j = s->job;
     memcpy(s->work, j->ct, j->len);
-    if (j->row->alg == SPEED_GCM) {
-        br_gcm_reset(&s->gcm, j->nonce, j->nonce_len);
-        br_gcm_flip(&s->gcm);
-        br_gcm_run(&s->gcm, 0, s->work, j->len);
-        return (int)br_gcm_check_tag(&s->gcm, j->tag);
-    }
-    br_ccm_reset(&s->ccm, j->nonce, j->nonce_len, 0, j->len, SPEED_TAG_LEN);
-    br_ccm_flip(&s->ccm);
-    br_ccm_run(&s->ccm, 0, s->work, j->len);
+    if (!bear_start(s)) return 0;
+    bear_run_data(s, 0);
+    if (j->row->alg == SPEED_GCM) return (int)br_gcm_check_tag(&s->gcm, j->tag);
     return (int)br_ccm_check_tag(&s->ccm, j->tag);
 }
 
@@ -137,7 +156,7 @@ static int bear_compute(void *state, uint8_t *out, uint8_t *tag)
             return 0;
         }
         memcpy(s->work, j->pt, j->len);
-        bear_seal(s, tag);
+        if (!bear_seal(s, tag)) return -1;
         memcpy(out, s->work, j->len);
         return 0;
     case SPEED_CTR:
@@ -147,7 +166,7 @@ static int bear_compute(void *state, uint8_t *out, uint8_t *tag)
         return 0;
     case SPEED_SEAL:
         memcpy(s->work, j->pt, j->len);
-        bear_seal(s, tag);
+        if (!bear_seal(s, tag)) return -1;
         memcpy(out, s->work, j->len);
         return 0;
     case SPEED_OPEN:
@@ -174,7 +193,7 @@ static int bear_run(void *state, uint64_t iterations)
             s->cc = br_aes_ct64_ctr_run(&s->ctr, j->counter, s->cc, s->work, j->len);
         break;
     case SPEED_SEAL:
-        for (uint64_t i = 0; i < iterations; i++) bear_seal(s, s->tag);
+        for (uint64_t i = 0; i < iterations; i++) ok &= bear_seal(s, s->tag);
         break;
     case SPEED_OPEN:
         for (uint64_t i = 0; i < iterations; i++) ok &= bear_open_msg(s);

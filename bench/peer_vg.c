@@ -2,7 +2,9 @@
 /*
  * peer_vg.c — vg itself as a vg-speed participant, through the public API only (include/vg.h), the
  * way a user calls it: keys set up once (after vg_impl_select, so each key records the implementation
- * being measured), out-of-place calls, no AAD.
+ * being measured), out-of-place calls, the row's AAD (none, or a 13-byte TLS record header). The
+ * streaming rows go through vg_aes_gcm_stream_*: init, AAD, the message in row->chunk-byte updates,
+ * finish (seal) or verify (open).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@ struct vg_state {
         vg_aes_gcm_siv_key siv;
         vg_aes_ccm_key ccm;
     } k;
+    vg_aes_gcm_stream stream; /* the streaming rows' per-message state */
     const struct speed_job *job;
     const char *impl;
     uint8_t counter[16]; /* the CTR stream's next counter block */
@@ -71,34 +74,60 @@ static void *vg_open(const struct speed_job *job, const char *impl)
     return s;
 }
 
-static int vg_seal(const struct vg_state *s, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag)
+/* Streaming GCM: one message in j->row->chunk-byte updates, sealed (tag written) or opened (tag
+   verified). The streaming open releases plaintext before it knows the verdict, so the one-shot open
+   is the one to use when the whole message is at hand; these rows measure what a caller who must
+   stream (as every EVP user does) pays. */
+static int vg_stream(struct vg_state *s, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag, int seal)
+{
+    const struct speed_job *j = s->job;
+    int rc = vg_aes_gcm_stream_init(&s->stream, &s->k.gcm, j->nonce, j->nonce_len);
+    if (rc == VG_OK && j->aad_len) rc = vg_aes_gcm_stream_aad(&s->stream, j->aad, j->aad_len);
+    for (size_t done = 0; rc == VG_OK && done < len;) {
+        size_t n = len - done < j->row->chunk ? len - done : j->row->chunk;
+        rc = seal ? vg_aes_gcm_stream_encrypt(&s->stream, in + done, n, out + done)
+                  : vg_aes_gcm_stream_decrypt(&s->stream, in + done, n, out + done);
+        done += n;
+    }
+    if (rc == VG_OK)
+        rc = seal ? vg_aes_gcm_stream_finish(&s->stream, tag, SPEED_TAG_LEN)
+                  : vg_aes_gcm_stream_verify(&s->stream, j->tag, SPEED_TAG_LEN);
+    if (rc != VG_OK) vg_aes_gcm_stream_wipe(&s->stream); /* finish and verify wipe it themselves */
+    return rc;
+}
+
+static int vg_seal(struct vg_state *s, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag)
 {
     const struct speed_job *j = s->job;
     switch (j->row->alg) {
     case SPEED_GCM:
-        return vg_aes_gcm_seal(&s->k.gcm, j->nonce, j->nonce_len, NULL, 0, in, len, out, tag, SPEED_TAG_LEN);
+        if (j->row->chunk) return vg_stream(s, in, len, out, tag, 1);
+        return vg_aes_gcm_seal(&s->k.gcm, j->nonce, j->nonce_len, j->aad, j->aad_len, in, len, out, tag,
+                               SPEED_TAG_LEN);
     case SPEED_GCM_SIV:
-        return vg_aes_gcm_siv_seal(&s->k.siv, j->nonce, j->nonce_len, NULL, 0, in, len, out, tag,
+        return vg_aes_gcm_siv_seal(&s->k.siv, j->nonce, j->nonce_len, j->aad, j->aad_len, in, len, out, tag,
                                    SPEED_TAG_LEN);
     case SPEED_CCM:
-        return vg_aes_ccm_seal(&s->k.ccm, j->nonce, j->nonce_len, NULL, 0, in, len, out, tag, SPEED_TAG_LEN);
+        return vg_aes_ccm_seal(&s->k.ccm, j->nonce, j->nonce_len, j->aad, j->aad_len, in, len, out, tag,
+                               SPEED_TAG_LEN);
     case SPEED_AES: break;
     }
     return -1;
 }
 
-static int vg_open_msg(const struct vg_state *s, uint8_t *out)
+static int vg_open_msg(struct vg_state *s, uint8_t *out)
 {
     const struct speed_job *j = s->job;
     switch (j->row->alg) {
     case SPEED_GCM:
-        return vg_aes_gcm_open(&s->k.gcm, j->nonce, j->nonce_len, NULL, 0, j->ct, j->len, j->tag,
+        if (j->row->chunk) return vg_stream(s, j->ct, j->len, out, NULL, 0);
+        return vg_aes_gcm_open(&s->k.gcm, j->nonce, j->nonce_len, j->aad, j->aad_len, j->ct, j->len, j->tag,
                                SPEED_TAG_LEN, out);
     case SPEED_GCM_SIV:
-        return vg_aes_gcm_siv_open(&s->k.siv, j->nonce, j->nonce_len, NULL, 0, j->ct, j->len, j->tag,
-                                   SPEED_TAG_LEN, out);
+        return vg_aes_gcm_siv_open(&s->k.siv, j->nonce, j->nonce_len, j->aad, j->aad_len, j->ct, j->len,
+                                   j->tag, SPEED_TAG_LEN, out);
     case SPEED_CCM:
-        return vg_aes_ccm_open(&s->k.ccm, j->nonce, j->nonce_len, NULL, 0, j->ct, j->len, j->tag,
+        return vg_aes_ccm_open(&s->k.ccm, j->nonce, j->nonce_len, j->aad, j->aad_len, j->ct, j->len, j->tag,
                                SPEED_TAG_LEN, out);
     case SPEED_AES: break;
     }

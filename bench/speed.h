@@ -31,6 +31,12 @@ struct speed_row {
     enum speed_alg alg;
     enum speed_op op;
     size_t key_len;    /* bytes */
+    size_t aad_len;    /* bytes of AAD per message (13: a TLS record header); 0 for none */
+    size_t chunk;      /* SEAL/OPEN: 0 for the one-shot call; else the message goes through the
+                          library's streaming interface in updates of this many bytes (the last one
+                          shorter) */
+    const size_t *sizes; /* the row's own message sizes (0-terminated), used unless --sizes is given;
+                            NULL: the default list */
 };
 
 /* The fixed inputs of one cell, shared read-only by every participant. */
@@ -40,6 +46,8 @@ struct speed_job {
     const uint8_t *key;       /* row->key_len bytes */
     const uint8_t *nonce;     /* nonce_len bytes: 12 for GCM and GCM-SIV, 13 for CCM */
     size_t nonce_len;
+    const uint8_t *aad;       /* row->aad_len bytes (NULL when 0), for every AEAD operation */
+    size_t aad_len;
     const uint8_t *counter;   /* 16 bytes: the initial counter block for CTR and the AES key check */
     const uint8_t *pt;        /* len bytes: the input of every operation except open */
     const uint8_t *ct;        /* len bytes and a 16-byte tag: a valid sealed message, for open */
@@ -74,6 +82,9 @@ struct speed_peer {
     void (*close)(void *state);
     /* One line about the library and its version, for the header. */
     const char *(*describe)(void);
+    /* One line on the code path the library takes for AES-GCM on this CPU and how that was
+       determined, or NULL if the peer has nothing to add. */
+    const char *(*gcm_path)(void);
 };
 
 extern const struct speed_peer speed_peer_vg;
@@ -83,6 +94,11 @@ extern const struct speed_peer speed_peer_openssl;
 #ifdef VG_SPEED_HAVE_BEARSSL
 extern const struct speed_peer speed_peer_bearssl;
 #endif
+
+/* Whether this CPU has a feature, by the name Linux gives it in /proc/cpuinfo ("aes", "vaes",
+   "avx512f"; "pmull" on AArch64): 1 yes, 0 no, -1 unknown (no /proc/cpuinfo). Set by the driver
+   before any peer describes itself. */
+int speed_cpu_has(const char *flag);
 
 /* Big-endian 32-bit load, for counters. */
 static inline uint32_t speed_load32_be(const uint8_t *p)

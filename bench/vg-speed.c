@@ -13,8 +13,14 @@
  *   4. --rounds rounds, the participants alternating within each round (vg, OpenSSL, BearSSL, vg, ...),
  *      so a slow phase of the machine (another process, a frequency change) hits all of them alike;
  *      each round is timed with CLOCK_MONOTONIC;
- *   5. each participant's median time per operation gives its speed (GB/s = 10^9 bytes per second, or
- *      ns per key set-up), and ratio = vg's speed / the peer's speed (above 1: vg is faster).
+ *   5. each participant's median time per operation gives its figure: ns per call for key set-ups and
+ *      messages of 64 bytes or less (what a short message costs is the call), GB/s (10^9 bytes per
+ *      second) above that; ratio = the peer's time / vg's time (above 1: vg is faster).
+ *
+ * Output: a table (default), JSON (--json) and/or CSV (--csv FILE), the last two with the same fields
+ * per cell. The header names the CPU and the features the AES code depends on, each peer's version
+ * and, for OpenSSL, the AES-GCM code path it takes here (derived, see peer_openssl.c), and warns when
+ * VG_IMPL was set but not honoured.
  *
  * Exit status: 0 success, 1 a correctness failure (MISMATCH or an operation that failed during the
  * check), 2 a usage error or an operation that failed while timed.
@@ -26,6 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -42,37 +51,60 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* What is measured                                                                                */
 
+/* The TLS rows' sizes: short records, a 576-byte datagram, a full-MTU packet's payload (1350), the
+   largest TLS record. The streaming rows': one TLS record's worth and 1 MiB (out of L2). */
+static const size_t tls_sizes[] = {16, 64, 576, 1350, 16384, 0};
+static const size_t stream_sizes[] = {16384, 1048576, 0};
+#define TLS_AAD_LEN 13 /* TLS 1.2's additional data: sequence number, type, version, length */
+
 static const struct speed_row rows[] = {
-    {"aes128-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 16},
-    {"aes192-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 24},
-    {"aes256-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 32},
-    {"aes128-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 16},
-    {"aes192-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 24},
-    {"aes256-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 32},
-    {"aes128-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 16},
-    {"aes192-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 24},
-    {"aes256-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 32},
-    {"aes128-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 16},
-    {"aes192-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 24},
-    {"aes256-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 32},
-    {"aes128-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 16},
-    {"aes256-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 32},
-    {"aes128-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 16},
-    {"aes128-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 16},
-    {"aes256-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 32},
-    {"aes256-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 32},
-    {"aes128-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 16},
-    {"aes256-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 32},
-    {"aes128-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 16},
-    {"aes128-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 16},
-    {"aes256-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 32},
-    {"aes256-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 32},
-    {"aes128-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 16},
-    {"aes256-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 32},
-    {"aes128-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 16},
-    {"aes128-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 16},
-    {"aes256-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 32},
-    {"aes256-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 32},
+    {"aes128-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes192-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 24, 0, 0, NULL},
+    {"aes256-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 16, 0, 0, NULL},
+    {"aes192-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 24, 0, 0, NULL},
+    {"aes256-ecb-enc", "AES-ECB", SPEED_AES, SPEED_ECB_ENC, 32, 0, 0, NULL},
+    {"aes128-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 16, 0, 0, NULL},
+    {"aes192-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 24, 0, 0, NULL},
+    {"aes256-ecb-dec", "AES-ECB", SPEED_AES, SPEED_ECB_DEC, 32, 0, 0, NULL},
+    {"aes128-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 16, 0, 0, NULL},
+    {"aes192-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 24, 0, 0, NULL},
+    {"aes256-ctr", "AES-CTR", SPEED_AES, SPEED_CTR, 32, 0, 0, NULL},
+    {"aes128-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes192-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 24, 0, 0, NULL},
+    {"aes256-gcm-keysetup", "AES-GCM", SPEED_GCM, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 16, 0, 0, NULL},
+    {"aes128-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 16, 0, 0, NULL},
+    {"aes192-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 24, 0, 0, NULL},
+    {"aes192-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 24, 0, 0, NULL},
+    {"aes256-gcm-seal", "AES-GCM", SPEED_GCM, SPEED_SEAL, 32, 0, 0, NULL},
+    {"aes256-gcm-open", "AES-GCM", SPEED_GCM, SPEED_OPEN, 32, 0, 0, NULL},
+    {"aes128-gcm-aad13-seal", "AES-GCM, TLS", SPEED_GCM, SPEED_SEAL, 16, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes128-gcm-aad13-open", "AES-GCM, TLS", SPEED_GCM, SPEED_OPEN, 16, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes256-gcm-aad13-seal", "AES-GCM, TLS", SPEED_GCM, SPEED_SEAL, 32, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes256-gcm-aad13-open", "AES-GCM, TLS", SPEED_GCM, SPEED_OPEN, 32, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes128-gcm-stream1k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 16, 0, 1024, stream_sizes},
+    {"aes128-gcm-stream1k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 16, 0, 1024, stream_sizes},
+    {"aes128-gcm-stream16k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 16, 0, 16384, stream_sizes},
+    {"aes128-gcm-stream16k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 16, 0, 16384, stream_sizes},
+    {"aes256-gcm-stream1k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 32, 0, 1024, stream_sizes},
+    {"aes256-gcm-stream1k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 32, 0, 1024, stream_sizes},
+    {"aes256-gcm-stream16k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 32, 0, 16384, stream_sizes},
+    {"aes256-gcm-stream16k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 32, 0, 16384, stream_sizes},
+    {"aes128-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes256-gcm-siv-keysetup", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 16, 0, 0, NULL},
+    {"aes128-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 16, 0, 0, NULL},
+    {"aes256-gcm-siv-seal", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_SEAL, 32, 0, 0, NULL},
+    {"aes256-gcm-siv-open", "AES-GCM-SIV", SPEED_GCM_SIV, SPEED_OPEN, 32, 0, 0, NULL},
+    {"aes128-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 16, 0, 0, NULL},
+    {"aes256-ccm-keysetup", "AES-CCM", SPEED_CCM, SPEED_KEYSETUP, 32, 0, 0, NULL},
+    {"aes128-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 16, 0, 0, NULL},
+    {"aes128-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 16, 0, 0, NULL},
+    {"aes192-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 24, 0, 0, NULL},
+    {"aes192-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 24, 0, 0, NULL},
+    {"aes256-ccm-seal", "AES-CCM", SPEED_CCM, SPEED_SEAL, 32, 0, 0, NULL},
+    {"aes256-ccm-open", "AES-CCM", SPEED_CCM, SPEED_OPEN, 32, 0, 0, NULL},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -86,6 +118,10 @@ static const struct {
     {"AES-ECB", "whole blocks, out of place"},
     {"AES-CTR", "vg_aes_ctr32 (32-bit counter); each call goes on with the stream"},
     {"AES-GCM", "12-byte nonce, 16-byte tag, no AAD; key set-up includes the GHASH key"},
+    {"AES-GCM, TLS", "a TLS 1.2 record: 12-byte nonce, 13 bytes of AAD, 16-byte tag; bytes and GB/s count "
+                     "the message, not the AAD"},
+    {"AES-GCM streaming", "vg_aes_gcm_stream_* next to EVP_*Update and br_gcm_run, the message in 1 KiB "
+                          "(stream1k) or 16 KiB (stream16k) updates; 12-byte nonce, 16-byte tag, no AAD"},
     {"AES-GCM-SIV", "12-byte nonce, 16-byte tag, no AAD; key set-up is the key-generating key's"},
     {"AES-CCM", "13-byte nonce, 16-byte tag, no AAD"},
 };
@@ -117,15 +153,21 @@ static const size_t default_sizes[] = {16, 64, 1024, 16384};
 #define MAX_PARTICIPANTS (MAX_IMPLS + MAX_PEERS)
 #define MAX_ROUNDS 99
 
+/* The message sizes a row runs at: its own list unless --sizes was given. Returns how many. */
+static size_t row_sizes(const struct speed_row *row, const size_t **sizes);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Options                                                                                         */
 
 static struct {
     size_t sizes[MAX_SIZES];
     size_t nsizes;
+    int sizes_given; /* --sizes: these sizes for every row, the TLS and streaming rows included */
     int rounds;
     double seconds_per_round;
     int json;
+    int table;       /* the human-readable table on stdout: neither --json nor --csv - */
+    FILE *csv;       /* --csv: one line per cell; NULL without it */
     int cpu_time; /* time with the thread's CPU clock instead of CLOCK_MONOTONIC */
     int no_limit; /* skip the machine-limit microbenchmark */
     const char *filter;
@@ -139,21 +181,36 @@ static void usage(FILE *f)
             "usage: vg-speed [options]\n"
             "Times every algorithm of vg next to OpenSSL and BearSSL in one process; prints medians.\n"
             "  --sizes LIST   message sizes in bytes, comma-separated (k and M suffixes: x1024);\n"
-            "                 default " DEFAULT_SIZES_TEXT "\n"
+            "                 default " DEFAULT_SIZES_TEXT ", except the aad13 (TLS) rows: 16,64,576,1350,\n"
+            "                 16k, and the streaming rows: 16k,1M (--sizes applies to every row)\n"
             "  --rounds N     rounds per cell, participants alternating in each (default 7)\n"
             "  --ms N         milliseconds each participant runs per round (default 8)\n"
             "  --quick        smoke run: 3 rounds of 2 ms (a few seconds in all)\n"
             "  --filter LIST  only rows whose name contains one of these comma-separated strings\n"
-            "                 (e.g. gcm, ccm-seal, aes256)\n"
+            "                 (e.g. gcm, ccm-seal, aes256). An entry starting with '=' must equal a\n"
+            "                 row's whole name: --filter =aes128-gcm-seal,=aes128-gcm-open is those\n"
+            "                 two rows only, where aes128-gcm also selects the GCM-SIV, TLS and\n"
+            "                 streaming rows of AES-128. --list shows the names\n"
             "  --impl NAME    vg implementation(s) to measure: a name, a comma-separated list, or\n"
             "                 'all' (every one this CPU runs); default: the one in use (VG_IMPL)\n"
             "  --cpu-time     time with the thread's CPU-time clock instead of CLOCK_MONOTONIC: on a\n"
             "                 busy machine it leaves out the time other processes hold the CPU\n"
             "  --json         the same results as a JSON array, one object per line\n"
+            "  --csv FILE     also write the results as CSV to FILE: a header row, then one line per\n"
+            "                 cell with the fields of the JSON results; FILE '-' is stdout, in place of\n"
+            "                 the table (not with --json)\n"
             "  --no-limit     skip the machine-limit microbenchmark (x86-64: independent vaesenc and\n"
             "                 vpclmulqdq per second, turned into each row's bound)\n"
             "  --list         list the rows and the implementations, then exit\n"
             "  --help         this text\n"
+            "Columns: messages of 64 bytes or less and key set-ups are in ns per call (lower is better),\n"
+            "longer ones in GB/s (10^9 bytes/s, higher is better); vg/PEER = PEER's time / vg's time\n"
+            "(above 1: vg is faster). 'of limit' (x86-64) = vg's speed as a percentage of the fastest any\n"
+            "code could do that row on this machine, a bound measured at start-up: the issue rate of 12\n"
+            "independent vaesenc and vpclmulqdq of the widest width the CPU runs (zmm, ymm or xmm)\n"
+            "gives AES blocks/s (ECB, CTR), min(AES, GHASH at 3 products per block) for GCM, both one\n"
+            "after the other for GCM-SIV, and the latency of a dependent aesenc chain for CCM's CBC-MAC.\n"
+            "It ignores loads, stores, key set-up and per-call costs, so short messages sit far below it.\n"
             "Exit status: 0 done; 1 MISMATCH (vg and a peer disagree) or a failed operation; 2 usage.\n");
 }
 
@@ -199,15 +256,20 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
-/* Whether row name contains one of the comma-separated strings of filter. */
+/* Whether row name contains one of the comma-separated strings of filter, or equals one of those
+   that start with '='. */
 static int row_selected(const char *name)
 {
     if (!opt.filter) return 1;
     const char *p = opt.filter;
     while (*p) {
         size_t n = strcspn(p, ",");
-        for (const char *q = name; n && strlen(q) >= n; q++)
-            if (strncmp(q, p, n) == 0) return 1;
+        if (*p == '=') {
+            if (n - 1 == strlen(name) && strncmp(name, p + 1, n - 1) == 0) return 1;
+        } else {
+            for (const char *q = name; n && strlen(q) >= n; q++)
+                if (strncmp(q, p, n) == 0) return 1;
+        }
         p += n;
         if (*p == ',') p++;
     }
@@ -225,25 +287,128 @@ static long online_cpus = -1;
 static const char *available[MAX_IMPLS];
 static size_t navailable;
 
+/* The CPU's feature words as Linux lists them: /proc/cpuinfo's "flags" (x86) or "Features" (32-bit
+   Arm), or on AArch64 and POWER the names of the AT_HWCAP / AT_HWCAP2 bits that matter (getauxval). */
+static char cpu_flags[4096];
+static int cpu_flags_known;
+
+/* The features each architecture's AES and GHASH/POLYVAL code depends on, named as in cpu_flags. */
+#if defined(__x86_64__) || defined(__i386__)
+static const char *const relevant_flags[] = {"aes",     "pclmulqdq", "vaes",     "vpclmulqdq", "avx",  "avx2",
+                                             "movbe",   "avx512f",   "avx512bw", "avx512dq",   "avx512vl"};
+#elif defined(__aarch64__) || defined(__arm__)
+static const char *const relevant_flags[] = {"asimd", "aes", "pmull", "dit", "sve", "sve2"};
+#elif defined(__powerpc64__)
+static const char *const relevant_flags[] = {"altivec", "vsx", "arch_2_07", "vcrypto", "arch_3_00", "arch_3_1"};
+#else
+static const char *const relevant_flags[] = {"(none known)"};
+#endif
+#define NRELEVANT (sizeof relevant_flags / sizeof relevant_flags[0])
+
+int speed_cpu_has(const char *flag)
+{
+    if (!cpu_flags_known) return -1;
+    size_t n = strlen(flag);
+    for (const char *p = cpu_flags; *p;) {
+        p += strspn(p, " \t");
+        size_t w = strcspn(p, " \t");
+        if (w == n && strncmp(p, flag, n) == 0) return 1;
+        p += w;
+    }
+    return 0;
+}
+
+/* The value of a "key : value" line of /proc/cpuinfo whose key is exactly key, or NULL. */
+static const char *cpuinfo_value(char *line, const char *key)
+{
+    size_t n = strlen(key);
+    if (strncmp(line, key, n) != 0) return NULL;
+    const char *v = line + n;
+    while (*v == ' ' || *v == '\t') v++;
+    if (*v != ':') return NULL;
+    v++;
+    while (*v == ' ' || *v == '\t') v++;
+    line[strcspn(line, "\r\n")] = '\0';
+    return v;
+}
+
 static void read_cpu_model(void)
 {
     struct utsname u;
     snprintf(machine, sizeof machine, "%s", uname(&u) == 0 ? u.machine : "unknown");
     cpu_model[0] = '\0';
+    char implementer[32] = "", part[32] = "", family[16] = "", model[16] = "";
     FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) != 0) continue;
-        const char *v = strchr(line, ':');
-        if (!v) continue;
-        v++;
-        while (*v == ' ' || *v == '\t') v++;
-        snprintf(cpu_model, sizeof cpu_model, "%s", v);
-        cpu_model[strcspn(cpu_model, "\r\n")] = '\0';
-        break;
+    if (f) {
+        char line[8192];
+        int have_flags = 0;
+        while (fgets(line, sizeof line, f)) {
+            const char *v;
+            /* "cpu" is POWER's model line, "Features" Arm's flags. */
+            if (!cpu_model[0] && ((v = cpuinfo_value(line, "model name")) || (v = cpuinfo_value(line, "cpu"))))
+                snprintf(cpu_model, sizeof cpu_model, "%s", v);
+            else if (!have_flags &&
+                     ((v = cpuinfo_value(line, "flags")) || (v = cpuinfo_value(line, "Features")))) {
+                snprintf(cpu_flags, sizeof cpu_flags, "%s", v);
+                have_flags = cpu_flags_known = 1;
+            } else if (!implementer[0] && (v = cpuinfo_value(line, "CPU implementer")))
+                snprintf(implementer, sizeof implementer, "%s", v);
+            else if (!part[0] && (v = cpuinfo_value(line, "CPU part")))
+                snprintf(part, sizeof part, "%s", v);
+            else if (!family[0] && (v = cpuinfo_value(line, "cpu family")))
+                snprintf(family, sizeof family, "%s", v);
+            else if (!model[0] && (v = cpuinfo_value(line, "model")))
+                snprintf(model, sizeof model, "%s", v);
+        }
+        fclose(f);
     }
-    fclose(f);
+    /* Arm's /proc/cpuinfo has no model name: the implementer and part numbers say which core it is. */
+    if (!cpu_model[0] && implementer[0])
+        snprintf(cpu_model, sizeof cpu_model, "CPU implementer %s, part %s", implementer, part);
+    /* x86: a virtual machine's model name can be as short as "AMD EPYC"; family and model say which
+       generation (AMD family 26 is Zen 5). */
+    if (cpu_model[0] && family[0]) {
+        size_t n = strlen(cpu_model);
+        snprintf(cpu_model + n, sizeof cpu_model - n, ", family %s model %s", family, model);
+    }
+#if defined(__aarch64__) && defined(__linux__)
+    {
+        /* The kernel's AT_HWCAP / AT_HWCAP2 bits rather than /proc/cpuinfo's Features: under qemu-user
+           (how the AArch64 build is tested here) /proc/cpuinfo is the host's, the hwcaps the guest's. */
+        unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+        snprintf(cpu_flags, sizeof cpu_flags, "%s%s%s%s%s%s", hw & (1UL << 1) ? "asimd " : "",
+                 hw & (1UL << 3) ? "aes " : "", hw & (1UL << 4) ? "pmull " : "", hw & (1UL << 24) ? "dit " : "",
+                 hw & (1UL << 22) ? "sve " : "", hw2 & (1UL << 1) ? "sve2 " : "");
+        cpu_flags_known = 1;
+    }
+#endif
+#if defined(__powerpc64__) && defined(__linux__)
+    {
+        /* POWER's /proc/cpuinfo lists no features: name the AT_HWCAP / AT_HWCAP2 bits ourselves. */
+        unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+        snprintf(cpu_flags, sizeof cpu_flags, "%s%s%s%s%s%s", hw & 0x10000000UL ? "altivec " : "",
+                 hw & 0x00000080UL ? "vsx " : "", hw2 & 0x80000000UL ? "arch_2_07 " : "",
+                 hw2 & 0x02000000UL ? "vcrypto " : "", hw2 & 0x00800000UL ? "arch_3_00 " : "",
+                 hw2 & 0x00040000UL ? "arch_3_1 " : "");
+        cpu_flags_known = 1;
+    }
+#endif
+}
+
+/* "aes pclmulqdq ... (absent: vaes)" for the header. */
+static const char *relevant_flags_text(void)
+{
+    static char buf[512];
+    if (!cpu_flags_known) return "unknown (no CPU feature list in /proc/cpuinfo)";
+    char present[256] = "", absent[256] = "";
+    for (size_t i = 0; i < NRELEVANT; i++) {
+        char *list = speed_cpu_has(relevant_flags[i]) == 1 ? present : absent;
+        size_t n = strlen(list);
+        snprintf(list + n, 256 - n, "%s%s", n ? " " : "", relevant_flags[i]);
+    }
+    snprintf(buf, sizeof buf, "%s%s%s%s", present[0] ? present : "none", absent[0] ? " (absent: " : "",
+             absent, absent[0] ? ")" : "");
+    return buf;
 }
 
 /* How busy the machine is: the numbers of a run that shares its CPUs say less. */
@@ -296,6 +461,18 @@ static void json_string_list(const char *const *list, size_t n)
     putchar(']');
 }
 
+/* VG_IMPL named an implementation this build does not know or this CPU cannot run: vg ignored it. */
+static const char *impl_env_warning(void)
+{
+    static char buf[256];
+    if (vg_impl_env_status() == VG_OK) return NULL;
+    const char *v = getenv("VG_IMPL");
+    snprintf(buf, sizeof buf,
+             "VG_IMPL=%.64s was not honoured (unknown, or not available on this CPU): vg selected %s instead",
+             v ? v : "?", vg_impl_name());
+    return buf;
+}
+
 static void print_header(void)
 {
     const char *not_built[2] = {NULL, NULL};
@@ -306,9 +483,13 @@ static void print_header(void)
 #ifndef VG_SPEED_HAVE_BEARSSL
     not_built[nnot++] = "BearSSL: not built in (install libbearssl-dev)";
 #endif
+    const char *env_warning = impl_env_warning();
+    if (env_warning && !opt.table) fprintf(stderr, "vg-speed: WARNING: %s\n", env_warning);
     if (opt.json) {
         printf("[\n{\"type\":\"header\",\"vg_version\":");
         json_string(VG_SPEED_VERSION);
+        printf(",\"vg_library_version\":");
+        json_string(vg_version());
         printf(",\"build_type\":");
         json_string(VG_SPEED_BUILD_TYPE);
         printf(",\"compiler\":");
@@ -317,40 +498,75 @@ static void print_header(void)
         json_string(cpu_model[0] ? cpu_model : machine);
         printf(",\"machine\":");
         json_string(machine);
+        printf(",\"cpu_flags\":");
+        if (!cpu_flags_known) {
+            printf("null");
+        } else {
+            putchar('{');
+            for (size_t i = 0; i < NRELEVANT; i++) {
+                printf("%s", i ? "," : "");
+                json_string(relevant_flags[i]);
+                printf(":%s", speed_cpu_has(relevant_flags[i]) == 1 ? "true" : "false");
+            }
+            putchar('}');
+        }
         printf(",\"impls\":");
         json_string_list(opt.impls, opt.nimpls);
         printf(",\"available_impls\":");
         json_string_list(available, navailable);
+        printf(",\"vg_impl_env_warning\":");
+        if (env_warning) json_string(env_warning);
+        else printf("null");
         printf(",\"peers\":[");
         for (size_t i = 0; peers[i]; i++) {
             printf("%s{\"name\":", i ? "," : "");
             json_string(peers[i]->name);
             printf(",\"version\":");
             json_string(peers[i]->describe());
+            printf(",\"gcm_path\":");
+            if (peers[i]->gcm_path) json_string(peers[i]->gcm_path());
+            else printf("null");
             putchar('}');
         }
         printf("],\"not_built\":");
         json_string_list(not_built, nnot);
+        printf(",\"filter\":");
+        if (opt.filter) json_string(opt.filter);
+        else printf("null");
         printf(",\"date\":");
         json_string(date);
         printf(",\"load_average\":%.2f,\"online_cpus\":%ld,\"clock\":\"%s\"", load_average, online_cpus,
                opt.cpu_time ? "thread-cpu-time" : "monotonic");
         printf(",\"rounds\":%d,\"ms_per_round\":%g,\"statistic\":\"median\",\"units\":{\"speed\":\"GB/s "
-               "(1e9 bytes/s)\",\"keysetup\":\"ns per key\"},\"ratio\":\"vg speed / peer speed\"",
+               "(1e9 bytes/s), messages over 64 bytes\",\"per_call\":\"ns per call: key set-up and messages "
+               "of 64 bytes or less\"},\"ratio\":\"peer time / vg time (above 1: vg faster)\"",
                opt.rounds, opt.seconds_per_round * 1e3);
-        printf(",\"gcm\":\"12-byte nonce, 16-byte tag, no AAD\",\"gcm_siv\":\"12-byte nonce, 16-byte tag, "
-               "no AAD\",\"ccm\":\"13-byte nonce, 16-byte tag, no AAD\"}");
+        printf(",\"gcm\":\"12-byte nonce, 16-byte tag, no AAD (aad13 rows: 13 bytes of AAD; stream rows: "
+               "the streaming interface)\",\"gcm_siv\":\"12-byte nonce, 16-byte tag, no AAD\",\"ccm\":\"13-byte "
+               "nonce, 16-byte tag, no AAD\"}");
         return;
     }
-    printf("vg-speed   vg %s (%s build), %s\n", VG_SPEED_VERSION, VG_SPEED_BUILD_TYPE, compiler());
+    if (!opt.table) return;
+    printf("vg-speed   vg %s (%s build; library %s), %s\n", VG_SPEED_VERSION, VG_SPEED_BUILD_TYPE, vg_version(),
+           compiler());
     if (cpu_model[0]) printf("cpu        %s (%s)\n", cpu_model, machine);
     else printf("cpu        %s\n", machine);
+    printf("features   %s\n", relevant_flags_text());
     printf("vg impl    ");
     for (size_t i = 0; i < opt.nimpls; i++) printf("%s%s", i ? ", " : "", opt.impls[i]);
     printf(" (available here: ");
     for (size_t i = 0; i < navailable; i++) printf("%s%s", i ? ", " : "", available[i]);
     printf(")\n");
-    for (size_t i = 0; peers[i]; i++) printf("peer       %s\n", peers[i]->describe());
+    if (env_warning) printf("WARNING    %s\n", env_warning);
+    for (size_t i = 0; peers[i]; i++) {
+        printf("peer       %s\n", peers[i]->describe());
+        if (peers[i]->gcm_path) {
+            /* The path, then how it was derived (the part in brackets) on a line of its own. */
+            const char *path = peers[i]->gcm_path(), *how = strstr(path, " [");
+            if (how) printf("           %.*s\n           %s\n", (int)(how - path), path, how + 1);
+            else printf("           %s\n", path);
+        }
+    }
     for (size_t i = 0; i < nnot; i++) printf("peer       %s\n", not_built[i]);
     printf("date       %s\n", date);
     if (load_average >= 0)
@@ -359,12 +575,12 @@ static void print_header(void)
                    ? ": the CPUs are shared, expect noise (--cpu-time leaves out the others' time)"
                    : "");
     printf("method     median of %d rounds of ~%g ms per participant, vg and peers alternating in one "
-           "process,\n           timed with %s; GB/s = 10^9 bytes/s; ratio = vg speed / peer speed "
-           "(above 1: vg faster)\n",
+           "process,\n           timed with %s; GB/s = 10^9 bytes/s; messages of 64 bytes or less and key "
+           "set-ups in ns per call;\n           vg/PEER = PEER's time / vg's time (above 1: vg faster)\n",
            opt.rounds, opt.seconds_per_round * 1e3,
            opt.cpu_time ? "the thread's CPU-time clock" : "CLOCK_MONOTONIC");
-    printf("modes      GCM, GCM-SIV: 12-byte nonce, 16-byte tag, no AAD; CCM: 13-byte nonce, 16-byte tag, "
-           "no AAD\n");
+    printf("modes      GCM, GCM-SIV: 12-byte nonce, 16-byte tag, no AAD (aad13 rows: 13 bytes); CCM: 13-byte "
+           "nonce, 16-byte tag, no AAD\n");
     if (strcmp(VG_SPEED_BUILD_TYPE, "Release") != 0 && strcmp(VG_SPEED_BUILD_TYPE, "RelWithDebInfo") != 0)
         printf("WARNING    not a Release build: these numbers say little about vg\n");
     fflush(stdout);
@@ -600,10 +816,14 @@ static void print_limit(void)
 {
     if (!limit.have) return;
     static const struct speed_row probe[] = {
-        {"aes128-ctr", "", SPEED_AES, SPEED_CTR, 16},     {"aes256-ctr", "", SPEED_AES, SPEED_CTR, 32},
-        {"aes128-gcm", "", SPEED_GCM, SPEED_SEAL, 16},    {"aes256-gcm", "", SPEED_GCM, SPEED_SEAL, 32},
-        {"aes128-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 16}, {"aes256-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 32},
-        {"aes128-ccm", "", SPEED_CCM, SPEED_SEAL, 16},    {"aes256-ccm", "", SPEED_CCM, SPEED_SEAL, 32},
+        {"aes128-ctr", "", SPEED_AES, SPEED_CTR, 16, 0, 0, NULL},
+        {"aes256-ctr", "", SPEED_AES, SPEED_CTR, 32, 0, 0, NULL},
+        {"aes128-gcm", "", SPEED_GCM, SPEED_SEAL, 16, 0, 0, NULL},
+        {"aes256-gcm", "", SPEED_GCM, SPEED_SEAL, 32, 0, 0, NULL},
+        {"aes128-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 16, 0, 0, NULL},
+        {"aes256-gcm-siv", "", SPEED_GCM_SIV, SPEED_SEAL, 32, 0, 0, NULL},
+        {"aes128-ccm", "", SPEED_CCM, SPEED_SEAL, 16, 0, 0, NULL},
+        {"aes256-ccm", "", SPEED_CCM, SPEED_SEAL, 32, 0, 0, NULL},
     };
     if (opt.json) {
         printf(",\n{\"type\":\"limit\",\"unit\":\"%s\",\"block_rounds_per_s\":%.6g,\"clmul_products_per_s\":%.6g,"
@@ -614,13 +834,14 @@ static void print_limit(void)
         printf("}}");
         return;
     }
+    if (!opt.table) return;
     printf("limit      %s vaesenc: %.1f G block-rounds/s; %s vpclmulqdq: %.1f G 64x64 products/s; "
            "aesenc latency %.2f ns\n           bounds (GB/s):",
            limit.unit, limit.block_rounds / 1e9, limit.unit, limit.products / 1e9, limit.aes_latency * 1e9);
     for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++)
         printf("%s %s %.1f", i == 4 ? "\n                         " : (i ? "," : ""), probe[i].name,
                row_limit(&probe[i]) / 1e9);
-    printf("\n           (\"of limit\" = vg / that bound; see vg-speed.c for how each is derived)\n");
+    printf("\n           (\"of limit\" = vg / that bound; --help and vg-speed.c say how each is derived)\n");
     fflush(stdout);
 }
 
@@ -643,7 +864,7 @@ static void mismatch(const struct speed_row *row, size_t len, const char *what)
         printf(",\"bytes\":%zu,\"text\":", len);
         json_string(what);
         printf("}\n]\n");
-    } else {
+    } else if (opt.table) {
         printf("MISMATCH %s, %zu bytes: %s\n", row->name, len, what);
     }
     fflush(stdout);
@@ -696,11 +917,24 @@ static size_t npeer_columns(void)
     return n;
 }
 
+/* Whether a cell is reported in ns per call (key set-up, messages of 64 bytes or less) rather than
+   in GB/s: for short messages the cost of a call is what a user sees. */
+static int per_call(const struct speed_row *row, size_t len)
+{
+    return row->op == SPEED_KEYSETUP || len <= 64;
+}
+
+/* A median time per operation as the cell's value: ns per call, or GB/s. */
+static double cell_value(const struct speed_row *row, size_t len, double seconds_per_op)
+{
+    return per_call(row, len) ? seconds_per_op * 1e9 : (double)len / seconds_per_op / 1e9;
+}
+
 /* A speed (GB/s) or a time (ns) with its unit, in a 12-character column. */
-static void print_value(double v, int keysetup)
+static void print_value(double v, int ns)
 {
     char buf[32];
-    if (keysetup) snprintf(buf, sizeof buf, v >= 1000 ? "%.0f ns" : "%.1f ns", v);
+    if (ns) snprintf(buf, sizeof buf, v >= 1000 ? "%.0f ns" : "%.1f ns", v);
     else snprintf(buf, sizeof buf, v >= 100 ? "%.1f GB/s" : v >= 10 ? "%.2f GB/s" : "%.3f GB/s", v);
     printf(" %12s", buf);
 }
@@ -711,7 +945,7 @@ static void print_group_heading(const struct speed_row *row)
 {
     if (last_group && strcmp(last_group, row->group) == 0) return;
     last_group = row->group;
-    if (opt.json) return;
+    if (!opt.table) return;
     const char *about = "";
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (strcmp(groups[i].group, row->group) == 0) about = groups[i].about;
@@ -728,7 +962,7 @@ static void print_group_heading(const struct speed_row *row)
         }
         if (why) printf("  (%s%s)\n", why, all_out ? "" : " for some rows");
     }
-    printf("%-24s %8s  %-9s %12s", "row", "bytes", "impl", "vg");
+    printf("%-25s %8s  %-9s %12s", "row", "bytes", "impl", "vg");
     if (limit.have) printf(" %8s", "of limit");
     for (size_t i = 0; peers[i]; i++) {
         char ratio[32];
@@ -738,48 +972,97 @@ static void print_group_heading(const struct speed_row *row)
     printf("\n");
 }
 
-/* Prints one line per vg implementation: its median, then each peer's and the ratio. */
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void csv_string(const char *v)
+{
+    if (!strpbrk(v, ",\"\r\n")) {
+        fputs(v, opt.csv);
+        return;
+    }
+    fputc('"', opt.csv);
+    for (; *v; v++) {
+        if (*v == '"') fputc('"', opt.csv);
+        fputc(*v, opt.csv);
+    }
+    fputc('"', opt.csv);
+}
+
+/* The CSV header: the fields of the JSON "result" objects, in the same order. */
+static void csv_header(void)
+{
+    fputs("row,group,key_bits,bytes,unit,impl,nonce_len,tag_len,aad_len,chunk,vg,limit_gbps,vg_over_limit",
+          opt.csv);
+    for (size_t i = 0; peers[i]; i++) fprintf(opt.csv, ",%s,vg_over_%s", peers[i]->key, peers[i]->key);
+    fputc('\n', opt.csv);
+}
+
+/* Prints one line per vg implementation: its median, then each peer's and the ratio (the peer's time
+   over vg's: a speed ratio, the same whatever the unit). */
 static void print_cell(const struct speed_job *job, size_t len, const struct participant *parts,
                        size_t nvg, const struct participant *const *by_peer)
 {
     const struct speed_row *row = job->row;
-    int keysetup = row->op == SPEED_KEYSETUP;
+    int keysetup = row->op == SPEED_KEYSETUP, ns = per_call(row, len), aead = row->alg != SPEED_AES;
+    const char *unit = ns ? "ns" : "GB/s";
+    double bound = row_limit(row); /* bytes per second, or 0 */
     for (size_t v = 0; v < nvg; v++) {
-        double vg_value = keysetup ? parts[v].median * 1e9 : (double)len / parts[v].median / 1e9;
+        double vg_value = cell_value(row, len, parts[v].median);
+        double over_limit = bound > 0 ? (double)len / parts[v].median / bound : 0;
         if (opt.json) {
             printf(",\n{\"type\":\"result\",\"row\":");
             json_string(row->name);
             printf(",\"group\":");
             json_string(row->group);
             printf(",\"key_bits\":%zu,", row->key_len * 8);
-            if (keysetup) printf("\"bytes\":null,\"unit\":\"ns\"");
-            else printf("\"bytes\":%zu,\"unit\":\"GB/s\"", len);
-            printf(",\"impl\":");
+            if (keysetup) printf("\"bytes\":null");
+            else printf("\"bytes\":%zu", len);
+            printf(",\"unit\":\"%s\",\"impl\":", unit);
             json_string(parts[v].impl);
-            if (row->alg != SPEED_AES) printf(",\"nonce_len\":%zu,\"tag_len\":%d", job->nonce_len, SPEED_TAG_LEN);
+            if (aead)
+                printf(",\"nonce_len\":%zu,\"tag_len\":%d,\"aad_len\":%zu,\"chunk\":%zu", job->nonce_len,
+                       SPEED_TAG_LEN, job->aad_len, row->chunk);
             printf(",\"vg\":%.6g", vg_value);
-            if (row_limit(row) > 0)
-                printf(",\"limit_gbps\":%.6g,\"vg_over_limit\":%.4g", row_limit(row) / 1e9,
-                       vg_value * 1e9 / row_limit(row));
+            if (bound > 0) printf(",\"limit_gbps\":%.6g,\"vg_over_limit\":%.4g", bound / 1e9, over_limit);
             for (size_t i = 0; peers[i]; i++) {
                 const struct participant *p = by_peer[i];
                 if (!p) {
                     printf(",\"%s\":null,\"vg_over_%s\":null", peers[i]->key, peers[i]->key);
                     continue;
                 }
-                double value = keysetup ? p->median * 1e9 : (double)len / p->median / 1e9;
-                printf(",\"%s\":%.6g,\"vg_over_%s\":%.6g", peers[i]->key, value, peers[i]->key,
-                       p->median / parts[v].median);
+                printf(",\"%s\":%.6g,\"vg_over_%s\":%.6g", peers[i]->key, cell_value(row, len, p->median),
+                       peers[i]->key, p->median / parts[v].median);
             }
             putchar('}');
-        } else {
+        }
+        if (opt.csv) {
+            csv_string(row->name);
+            fputc(',', opt.csv);
+            csv_string(row->group);
+            fprintf(opt.csv, ",%zu,", row->key_len * 8);
+            if (!keysetup) fprintf(opt.csv, "%zu", len);
+            fprintf(opt.csv, ",%s,", unit);
+            csv_string(parts[v].impl);
+            if (aead)
+                fprintf(opt.csv, ",%zu,%d,%zu,%zu", job->nonce_len, SPEED_TAG_LEN, job->aad_len, row->chunk);
+            else fputs(",,,,", opt.csv);
+            fprintf(opt.csv, ",%.6g", vg_value);
+            if (bound > 0) fprintf(opt.csv, ",%.6g,%.4g", bound / 1e9, over_limit);
+            else fputs(",,", opt.csv);
+            for (size_t i = 0; peers[i]; i++) {
+                const struct participant *p = by_peer[i];
+                if (p)
+                    fprintf(opt.csv, ",%.6g,%.6g", cell_value(row, len, p->median), p->median / parts[v].median);
+                else fputs(",,", opt.csv);
+            }
+            fputc('\n', opt.csv);
+        }
+        if (opt.table) {
             char bytes[32];
             snprintf(bytes, sizeof bytes, keysetup ? "-" : "%zu", len);
-            printf("%-24s %8s  %-9s", row->name, bytes, parts[v].impl);
-            print_value(vg_value, keysetup);
+            printf("%-25s %8s  %-9s", row->name, bytes, parts[v].impl);
+            print_value(vg_value, ns);
             if (limit.have) {
-                double bound = row_limit(row);
-                if (bound > 0) printf(" %7.0f%%", 100 * vg_value * 1e9 / bound);
+                if (bound > 0) printf(" %7.0f%%", 100 * over_limit);
                 else printf(" %8s", "-");
             }
             for (size_t i = 0; peers[i]; i++) {
@@ -788,14 +1071,14 @@ static void print_cell(const struct speed_job *job, size_t len, const struct par
                     printf(" %12s %11s", "-", "-");
                     continue;
                 }
-                print_value(keysetup ? p->median * 1e9 : (double)len / p->median / 1e9, keysetup);
-                /* Speed ratio: the peer's time over vg's. */
+                print_value(cell_value(row, len, p->median), ns);
                 printf(" %10.2fx", p->median / parts[v].median);
             }
             printf("\n");
         }
     }
     fflush(stdout);
+    if (opt.csv) fflush(opt.csv);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -844,12 +1127,17 @@ static void run_cell(const struct speed_row *row, size_t len)
        wrap the last 32 bits, OpenSSL carries into the nonce: the check must not cross 2^32). */
     static const uint8_t counter[16] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad,
                                         0xde, 0xca, 0xf8, 0x88, 0x00, 0x00, 0x00, 0x01};
+    /* A TLS 1.2 record header as AAD: sequence number, type 23 (application data), version 3.3,
+       the record's length. */
+    uint8_t aad[TLS_AAD_LEN] = {0, 0, 0, 0, 0, 0, 0, 42, 23, 3, 3, (uint8_t)(len >> 8), (uint8_t)len};
     struct speed_job job = {
         .row = row,
         .len = row->op == SPEED_KEYSETUP ? 16 : len,
         .key = key,
         .nonce = nonce,
         .nonce_len = row->alg == SPEED_CCM ? ccm_nonce_len(len) : SPEED_GCM_NONCE_LEN,
+        .aad = row->aad_len ? aad : NULL,
+        .aad_len = row->aad_len,
         .counter = counter,
         .pt = buf_pt,
         .ct = buf_ct,
@@ -915,6 +1203,23 @@ static void run_cell(const struct speed_row *row, size_t len)
 
 /* ---------------------------------------------------------------------------------------------- */
 
+static size_t row_sizes(const struct speed_row *row, const size_t **sizes)
+{
+    if (row->op == SPEED_KEYSETUP) {
+        static const size_t none[] = {0};
+        *sizes = none;
+        return 1;
+    }
+    if (!row->sizes || opt.sizes_given) {
+        *sizes = opt.sizes;
+        return opt.nsizes;
+    }
+    size_t n = 0;
+    while (row->sizes[n]) n++;
+    *sizes = row->sizes;
+    return n;
+}
+
 static int choose_impls(const char *arg)
 {
     navailable = vg_impl_list(available, MAX_IMPLS);
@@ -950,7 +1255,7 @@ static int choose_impls(const char *arg)
 
 int main(int argc, char **argv)
 {
-    const char *impl_arg = NULL;
+    const char *impl_arg = NULL, *csv_path = NULL;
     int quick = 0, rounds = -1, ms = -1, list = 0;
     opt.nsizes = sizeof default_sizes / sizeof default_sizes[0];
     for (size_t i = 0; i < opt.nsizes; i++) opt.sizes[i] = default_sizes[i];
@@ -969,6 +1274,9 @@ int main(int argc, char **argv)
             opt.no_limit = 1;
         } else if (strcmp(a, "--json") == 0) {
             opt.json = 1;
+        } else if (v && strcmp(a, "--csv") == 0) {
+            csv_path = v;
+            i++;
         } else if (strcmp(a, "--list") == 0) {
             list = 1;
         } else if (v && strcmp(a, "--sizes") == 0) {
@@ -976,6 +1284,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "vg-speed: bad --sizes '%s' (1 byte .. 64 MiB each, at most %d)\n", v, MAX_SIZES);
                 return 2;
             }
+            opt.sizes_given = 1;
             i++;
         } else if (v && strcmp(a, "--rounds") == 0) {
             if (parse_int(v, 1, MAX_ROUNDS, &rounds) != 0) {
@@ -1004,10 +1313,25 @@ int main(int argc, char **argv)
     opt.rounds = rounds > 0 ? rounds : quick ? 3 : 7;
     opt.seconds_per_round = (ms > 0 ? ms : quick ? 2 : 8) * 1e-3;
     if (choose_impls(impl_arg) != 0) return 2;
+    if (csv_path && strcmp(csv_path, "-") == 0 && opt.json) {
+        fprintf(stderr, "vg-speed: --csv - and --json both want stdout\n");
+        return 2;
+    }
+    opt.table = !opt.json && !(csv_path && strcmp(csv_path, "-") == 0);
 
     if (list) {
-        for (size_t r = 0; r < NROWS; r++)
-            if (row_selected(rows[r].name)) printf("%-24s %s\n", rows[r].name, rows[r].group);
+        for (size_t r = 0; r < NROWS; r++) {
+            if (!row_selected(rows[r].name)) continue;
+            const size_t *sizes;
+            size_t n = row_sizes(&rows[r], &sizes);
+            if (rows[r].op == SPEED_KEYSETUP) {
+                printf("%-25s %s\n", rows[r].name, rows[r].group);
+                continue;
+            }
+            printf("%-25s %-18s bytes", rows[r].name, rows[r].group);
+            for (size_t i = 0; i < n; i++) printf("%s%zu", i ? "," : " ", sizes[i]);
+            printf("\n");
+        }
         printf("implementations:");
         for (size_t i = 0; i < navailable; i++) printf(" %s", available[i]);
         printf("\n");
@@ -1021,8 +1345,13 @@ int main(int argc, char **argv)
     }
 
     size_t max = 16;
-    for (size_t i = 0; i < opt.nsizes; i++)
-        if (opt.sizes[i] > max) max = opt.sizes[i];
+    for (size_t r = 0; r < NROWS; r++) {
+        const size_t *sizes;
+        size_t n = row_sizes(&rows[r], &sizes);
+        if (!row_selected(rows[r].name)) continue;
+        for (size_t i = 0; i < n; i++)
+            if (sizes[i] > max) max = sizes[i];
+    }
     size_t nparts_max = opt.nimpls + npeer_columns();
     buf_pt = malloc(max);
     buf_ct = malloc(max);
@@ -1033,6 +1362,13 @@ int main(int argc, char **argv)
         return 2;
     }
     fill(buf_pt, max, 1);
+    if (csv_path) {
+        opt.csv = strcmp(csv_path, "-") == 0 ? stdout : fopen(csv_path, "w");
+        if (!opt.csv) {
+            fprintf(stderr, "vg-speed: cannot write --csv '%s': %s\n", csv_path, strerror(errno));
+            return 2;
+        }
+    }
 
     read_cpu_model();
     read_load();
@@ -1040,6 +1376,7 @@ int main(int argc, char **argv)
     struct tm tm;
     if (gmtime_r(&t, &tm)) strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
     print_header();
+    if (opt.csv) csv_header();
     if (!opt.no_limit) {
         measure_limit();
         print_limit();
@@ -1051,17 +1388,15 @@ int main(int argc, char **argv)
         const struct speed_row *row = &rows[r];
         if (!row_selected(row->name)) continue;
         print_group_heading(row);
-        if (row->op == SPEED_KEYSETUP) {
-            run_cell(row, 0);
-            continue;
-        }
-        for (size_t i = 0; i < opt.nsizes; i++) {
+        const size_t *sizes;
+        size_t n = row_sizes(row, &sizes);
+        for (size_t i = 0; i < n; i++) {
             /* ECB and CTR (vg_aes_ctr32) take whole blocks only. */
-            if (row->alg == SPEED_AES && opt.sizes[i] % 16) {
+            if (row->alg == SPEED_AES && row->op != SPEED_KEYSETUP && sizes[i] % 16) {
                 skipped_unaligned = 1;
                 continue;
             }
-            run_cell(row, opt.sizes[i]);
+            run_cell(row, sizes[i]);
         }
     }
     double took = seconds(CLOCK_MONOTONIC) - start;
@@ -1082,10 +1417,14 @@ int main(int argc, char **argv)
             putchar('}');
         }
         printf(",\n{\"type\":\"end\",\"seconds\":%.1f}\n]\n", took);
-    } else {
+    } else if (opt.table) {
         printf("\n");
         for (size_t i = 0; i < nnotes; i++) printf("note: %s\n", notes[i]);
         printf("(every correctness check passed; run took %.1f s)\n", took);
+    }
+    if (opt.csv && opt.csv != stdout && fclose(opt.csv) != 0) {
+        fprintf(stderr, "vg-speed: writing --csv '%s' failed: %s\n", csv_path, strerror(errno));
+        return 2;
     }
     free(buf_pt);
     free(buf_ct);
