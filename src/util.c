@@ -54,13 +54,6 @@ int vg_partial_overlap(const uint8_t *a, const uint8_t *b, size_t n)
     return x < y ? y - x < n : x - y < n;
 }
 
-int vg_overlap(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    if (an == 0 || bn == 0) return 0;
-    return x < y ? y - x < an : x - y < bn;
-}
-
 int vg_open_finish(uint8_t *out, size_t len, int differ)
 {
     /* keep = 0xFF when the tag matched (differ = 0), 0x00 when it did not. */

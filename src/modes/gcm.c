@@ -451,11 +451,15 @@ static inline __attribute__((always_inline)) int check_one_shot(const struct vg_
     return VG_OK;
 }
 
-/* Whether a one-shot call goes to the impl's whole-message kernel (all public lengths). */
-static int short_path(const struct vg_impl *impl, size_t nonce_len, size_t aad_len, size_t len)
+/* Whether a one-shot call goes to the impl's whole-message kernel: public lengths, and public
+   addresses. A kernel may write out before it has hashed all of the AAD (power8's seal does), so an
+   out that overlaps the AAD takes the general path, which hashes the AAD before it writes anything
+   (vg.h: every allowed overlap gives the separate-buffer result). */
+static int short_path(const struct vg_impl *impl, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                      const uint8_t *out, size_t len)
 {
     return impl->gcm_seal_short && nonce_len == 12 && len <= impl->gcm_short_max &&
-           aad_len <= impl->gcm_short_max_aad;
+           aad_len <= impl->gcm_short_max_aad && !vg_overlap(out, len, aad, aad_len);
 }
 
 static int gcm_seal_checked(const struct vg_aes_gcm_key_state *key, const uint8_t *nonce, size_t nonce_len,
@@ -492,7 +496,7 @@ static int gcm_seal_checked(const struct vg_aes_gcm_key_state *key, const uint8_
 {
     uint8_t full[16];
     const struct vg_impl *impl = key->aes.impl;
-    if (short_path(impl, nonce_len, aad_len, len)) {
+    if (short_path(impl, nonce_len, aad, aad_len, out, len)) {
         if (tag_len == 16) { /* the kernel writes the whole tag last: no copy, nothing to wipe */
             impl->gcm_seal_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, tag);
             return VG_OK;
@@ -556,7 +560,7 @@ static int gcm_open_checked(const struct vg_aes_gcm_key_state *key, const uint8_
     if (tag_len == 16) memcpy(expected, tag, 16);
     else memcpy(expected, tag, tag_len);
     const struct vg_impl *impl = key->aes.impl;
-    if (short_path(impl, nonce_len, aad_len, len)) {
+    if (short_path(impl, nonce_len, aad, aad_len, out, len)) {
         impl->gcm_open_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
         int differ = vg_ct_differ(full, expected, tag_len);
         vg_wipe(full, sizeof full);
