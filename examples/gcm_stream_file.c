@@ -28,7 +28,7 @@ static const uint8_t file_format[] = "vg gcm_stream_file example, v1";
 
 enum result { OK, FORGED, FAILED };
 
-static enum result vg_failed(const char *what, int rc)
+static enum result call_failed(const char *what, int rc)
 {
     fprintf(stderr, "%s: %s\n", what, vg_strerror(rc));
     return FAILED;
@@ -63,7 +63,7 @@ static enum result seal_file(const vg_aes_gcm_key *key, const char *in_path, con
     }
     if ((rc = vg_aes_gcm_stream_init(&s, key, nonce, sizeof nonce)) != VG_OK ||
         (rc = vg_aes_gcm_stream_aad(&s, file_format, sizeof file_format)) != VG_OK) {
-        result = vg_failed("stream_init/aad", rc);
+        result = call_failed("stream_init/aad", rc);
         goto done;
     }
     if (fwrite(nonce, 1, sizeof nonce, out) != sizeof nonce) {
@@ -72,7 +72,7 @@ static enum result seal_file(const vg_aes_gcm_key *key, const char *in_path, con
     }
     while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
         if ((rc = vg_aes_gcm_stream_encrypt(&s, buf, n, buf)) != VG_OK) {
-            result = vg_failed("stream_encrypt", rc);
+            result = call_failed("stream_encrypt", rc);
             goto done;
         }
         if (fwrite(buf, 1, n, out) != n) {
@@ -85,7 +85,7 @@ static enum result seal_file(const vg_aes_gcm_key *key, const char *in_path, con
         goto done;
     }
     if ((rc = vg_aes_gcm_stream_finish(&s, tag, sizeof tag)) != VG_OK) {
-        result = vg_failed("stream_finish", rc);
+        result = call_failed("stream_finish", rc);
         goto done;
     }
     if (fwrite(tag, 1, sizeof tag, out) != sizeof tag) {
@@ -126,7 +126,7 @@ static enum result open_file(const vg_aes_gcm_key *key, const char *in_path, con
     }
     if ((rc = vg_aes_gcm_stream_init(&s, key, nonce, sizeof nonce)) != VG_OK ||
         (rc = vg_aes_gcm_stream_aad(&s, file_format, sizeof file_format)) != VG_OK) {
-        result = vg_failed("stream_init/aad", rc);
+        result = call_failed("stream_init/aad", rc);
         goto done;
     }
     out = fopen(part, "wbx");
@@ -143,7 +143,7 @@ static enum result open_file(const vg_aes_gcm_key *key, const char *in_path, con
         }
         /* buf now holds plaintext that may be forged: it goes to the .part file and nowhere else. */
         if ((rc = vg_aes_gcm_stream_decrypt(&s, buf, n, buf)) != VG_OK) {
-            result = vg_failed("stream_decrypt", rc);
+            result = call_failed("stream_decrypt", rc);
             goto done;
         }
         if (fwrite(buf, 1, n, out) != n) {
@@ -162,7 +162,7 @@ static enum result open_file(const vg_aes_gcm_key *key, const char *in_path, con
     if (rc == VG_ERR_AUTH) {
         result = FORGED; /* the .part file is removed below, unread */
     } else if (rc != VG_OK) {
-        result = vg_failed("stream_verify", rc);
+        result = call_failed("stream_verify", rc);
     } else if (rename(part, out_path) != 0) { /* authentic: now, and only now, it gets its name */
         result = io_failed(out_path);
     } else {
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
     }
     int rc = vg_aes_gcm_init(&key, key_bytes, sizeof key_bytes);
     if (rc != VG_OK) {
-        vg_failed("vg_aes_gcm_init", rc);
+        call_failed("vg_aes_gcm_init", rc);
         return 1;
     }
     if (argc == 1 && make_sample(sample) != 0) goto done; /* sample now holds the file's name */
