@@ -9,8 +9,10 @@
 #   consumer_default  vg::vg         must need libvg.so.0
 #   consumer_shared   vg::vg_shared  must need libvg.so.0
 #   consumer_static   vg::vg_static  must not need libvg
-# then vg::vg again with -DVG_USE_STATIC_LIBS=ON, and against a copy of the prefix with the shared
-# library and its targets file removed (what a static-only package gives): both must link statically.
+# asking find_package for MAJOR.MINOR; then vg::vg again with -DVG_USE_STATIC_LIBS=ON (asking for
+# MAJOR.MINOR.PATCH), and against a copy of the prefix with the shared library and its targets file
+# removed, as a static-only package would be (asking for no version): both must link statically.
+# A configure asking for MAJOR.(MINOR+1) must fail on the version.
 # The shared programs run with LD_LIBRARY_PATH unset: they find libvg.so.0 through the RUNPATH CMake
 # writes into a program in its build tree for each imported shared library outside the system
 # directories, and the test checks that RUNPATH names the moved prefix.
@@ -92,15 +94,17 @@ expect_version "$major.$((minor + 1))" FALSE
 expect_version "$((major + 1)).$minor" FALSE
 if [ "$minor" -gt 0 ]; then expect_version "$major.$((minor - 1))" FALSE; fi
 
-# build NAME PREFIX [CMAKE ARGS...]: configures and builds tests/consumer against PREFIX.
+# build NAME PREFIX REQUEST [CMAKE ARGS...]: configures tests/consumer with find_package(vg REQUEST)
+# (REQUEST may be empty: no version asked for) against PREFIX, and builds it.
 build() {
     name=$1
     where=$2
-    shift 2
-    echo "== consumer $name: find_package(vg $major.$minor) in $where $*"
+    request=$3
+    shift 3
+    echo "== consumer $name: find_package(vg $request) in $where $*"
     run_logged "$tmp/$name.configure.log" "$cmake" -S "$src/tests/consumer" -B "$tmp/$name" \
         -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$where" \
-        -DVG_REQUEST="$major.$minor" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror $extra" \
+        -DVG_REQUEST="$request" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror $extra" \
         -DCMAKE_EXE_LINKER_FLAGS="$extra" "$@" || fail "configuring the consumer ($name)"
     found=$(sed -n 's/^vg_DIR:PATH=//p' "$tmp/$name/CMakeCache.txt")
     case "$found" in "$where"/*) ;; *) fail "find_package(vg) used $found, not the package in $where" ;; esac
@@ -122,18 +126,26 @@ check() {
     case "$out" in "vg $version "*) ;; *) fail "$prog did not report version $version" ;; esac
 }
 
-build both "$prefix"
+build both "$prefix" "$major.$minor"
 check "$tmp/both/consumer_default" shared
 check "$tmp/both/consumer_shared" shared
 check "$tmp/both/consumer_static" static
 
-build use-static "$prefix" -DVG_USE_STATIC_LIBS=ON
+build use-static "$prefix" "$version" -DVG_USE_STATIC_LIBS=ON
 check "$tmp/use-static/consumer_default" static
+
+too_new="$major.$((minor + 1))"
+echo "== consumer too-new: find_package(vg $too_new) in $prefix must fail"
+if "$cmake" -S "$src/tests/consumer" -B "$tmp/too-new" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DVG_REQUEST="$too_new" > "$tmp/too-new.log" 2>&1; then
+    fail "find_package(vg $too_new) accepted version $version"
+fi
+grep -q "requested version \"$too_new\"" "$tmp/too-new.log" || { cat "$tmp/too-new.log"; fail "configuring failed for another reason"; }
 
 static_only="$tmp/static-only"
 cp -R "$prefix" "$static_only" || fail "copying the prefix"
 rm -f "$static_only${libdir#"$prefix"}"/libvg.so* "$static_only${pkgdir#"$prefix"}"/vgSharedTargets*.cmake
-build static-only "$static_only"
+build static-only "$static_only" ""
 check "$tmp/static-only/consumer_default" static
 [ ! -e "$tmp/static-only/consumer_shared" ] || fail "consumer_shared was built without a shared library"
 
