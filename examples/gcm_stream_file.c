@@ -40,6 +40,13 @@ static enum result io_failed(const char *what)
     return FAILED;
 }
 
+static int exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f != NULL) fclose(f);
+    return f != NULL;
+}
+
 /* Writes nonce, ciphertext and tag of in_path to the new file out_path. */
 static enum result seal_file(const vg_aes_gcm_key *key, const char *in_path, const char *out_path)
 {
@@ -115,6 +122,10 @@ static enum result open_file(const vg_aes_gcm_key *key, const char *in_path, con
     int rc;
 
     if ((size_t)snprintf(part, sizeof part, "%s.part", out_path) >= sizeof part) return io_failed("path too long");
+    if (exists(out_path)) { /* rename would replace it */
+        fprintf(stderr, "%s: already exists\n", out_path);
+        return FAILED;
+    }
     FILE *in = fopen(in_path, "rb");
     if (in == NULL) return io_failed(in_path);
     /* The tag is the last TAG_SIZE bytes, the nonce the first NONCE_SIZE. */
@@ -190,13 +201,6 @@ static int same_contents(const char *a_path, const char *b_path)
     if (a != NULL) fclose(a);
     if (b != NULL) fclose(b);
     return same;
-}
-
-static int exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f != NULL) fclose(f);
-    return f != NULL;
 }
 
 /* Flips the lowest bit of the last byte of the file (the last byte of the tag). */
