@@ -55,15 +55,17 @@ config=$(find "$stage" -name vgConfig.cmake | head -n 1)
 pkgdir=$(dirname "$config")
 libdir=$(dirname "$(dirname "$pkgdir")")
 [ "$(basename "$(dirname "$pkgdir")")/$(basename "$pkgdir")" = "cmake/vg" ] || fail "$pkgdir is not <libdir>/cmake/vg"
-[ -f "$libdir/libvg.a" ] && [ -e "$libdir/libvg.so.0" ] || fail "libvg.a or libvg.so.0 is not in $libdir"
+[ -f "$libdir/libvg.a" ] || fail "libvg.a is not in $libdir"
+[ -e "$libdir/libvg.so.0" ] || fail "libvg.so.0 is not in $libdir"
 for f in vgConfigVersion.cmake vgSharedTargets.cmake vgStaticTargets.cmake; do
     [ -f "$pkgdir/$f" ] || fail "$f not installed in $pkgdir"
 done
-echo "installed: $(cd "$pkgdir" && ls | tr '\n' ' ')"
+echo "installed in $pkgdir:" "$(cd "$pkgdir" && echo *)"
 for path in "$stage" "$build" "$src"; do
     if grep -rlF "$path" "$pkgdir"; then fail "the files above name $path: the package is not relocatable"; fi
 done
-mkdir -p "$tmp/elsewhere" && mv "$stage" "$prefix" || fail "moving the prefix"
+mkdir -p "$tmp/elsewhere" || exit 1
+mv "$stage" "$prefix" || fail "moving the prefix"
 pkgdir="$prefix${pkgdir#"$stage"}"
 libdir="$prefix${libdir#"$stage"}"
 echo "moved the prefix to $prefix"
