@@ -12,11 +12,12 @@
  * has been checked. So decryption writes to FILE.vg.out.part, which nothing else reads, and only
  * once vg_aes_gcm_stream_verify returns VG_OK is it renamed to FILE.vg.out; otherwise it is deleted.
  */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen, close */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h> /* getrandom: Linux (glibc 2.25+, musl) */
+#include <unistd.h>
 #include <vg.h>
 
 #define CHUNK 4096
@@ -207,10 +208,13 @@ static int same_contents(const char *a_path, const char *b_path)
 static int flip_last_bit(const char *path)
 {
     FILE *f = fopen(path, "r+b");
-    int c = EOF;
-    if (f != NULL && fseek(f, -1, SEEK_END) == 0 && (c = getc(f)) != EOF && fseek(f, -1, SEEK_END) == 0)
-        c = putc(c ^ 1, f);
-    if (f == NULL || c == EOF || fclose(f) != 0) {
+    if (f == NULL) {
+        perror(path);
+        return -1;
+    }
+    int c = fseek(f, -1, SEEK_END) == 0 ? getc(f) : EOF;
+    if (c != EOF) c = fseek(f, -1, SEEK_END) == 0 ? putc(c ^ 1, f) : EOF;
+    if (fclose(f) != 0 || c == EOF) {
         perror(path);
         return -1;
     }
@@ -223,6 +227,7 @@ static int make_sample(char *template)
     int fd = mkstemp(template);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     int ok = f != NULL;
+    if (fd >= 0 && f == NULL) close(fd);
     for (int i = 0; ok && i < 5000; i++) /* about 150 KB: many chunks and a partial one */
         ok = fprintf(f, "line %d of the sample file\n", i) > 0;
     if (f != NULL && fclose(f) != 0) ok = 0;
