@@ -18,7 +18,7 @@ target_link_libraries(test_threads PRIVATE Threads::Threads)
 vg_add_impl_test(NAME threads TARGET test_threads)
 
 # The exported symbols and SONAME of libvg.so, and an install into a temporary prefix used through
-# pkg-config, shared and static. Both skip (77) when cross-compiling.
+# pkg-config, shared and static. These (and consumer below) skip (77) when cross-compiling.
 set(vg_cross_flag)
 if(CMAKE_CROSSCOMPILING)
   set(vg_cross_flag --cross)
@@ -38,7 +38,12 @@ set_tests_properties(static_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 add_test(NAME install
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_install.sh ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND}
                  ${CMAKE_C_COMPILER} ${vg_cross_flag} -- ${vg_user_cflags})
-set_tests_properties(exports install PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The CMake package, the same way: installed, moved, then found by tests/consumer (find_package(vg)),
+# which links vg::vg, vg::vg_shared and vg::vg_static and runs each (tests/check_consumer.sh).
+add_test(NAME consumer
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_consumer.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_COMMAND} ${CMAKE_C_COMPILER} ${PROJECT_VERSION} ${vg_cross_flag} -- ${vg_user_cflags})
+set_tests_properties(exports install consumer PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # Constant time. Under valgrind: every secret marked undefined, memcheck reports any branch or address
 # that depends on one, and any report fails the test. Not with ASan (the two do not mix) nor under an
