@@ -189,11 +189,6 @@ struct vg_impl {
                                size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
                                const uint8_t received[16], uint8_t tag[16]);
     size_t gcm_siv_short_max, gcm_siv_short_max_aad;
-
-    /* Optional: vg_open_finish (below) with this implementation's widest vectors, the same contract
-       (keep or zero out[0..len) by a mask, never a branch on differ; the code). The pass touches every
-       output byte of every open, so its width shows at 16 KiB. NULL: vg_open_finish itself. */
-    int (*open_finish)(uint8_t *out, size_t len, int differ);
 };
 
 /* Every implementation compiled into this build, best first (NULL-terminated). */
@@ -270,6 +265,28 @@ void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl 
 */
 const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque, uint32_t magic) VG_INTERNAL;
 
+/*
+ * Declassification. vg_declassify(p, n) tells the constant-time checkers that the n bytes at p, though
+ * computed from secrets, are public from here on, in the builds that run those checkers: the library
+ * variant tests/ct_valgrind links (VG_CT_VALGRIND: valgrind's VALGRIND_MAKE_MEM_DEFINED) and any
+ * MemorySanitizer build (__msan_unpoison); everywhere else it is nothing. The library uses it at exactly
+ * one kind of point, an open's verdict after the constant-time tag comparison (vg_open_finish), as
+ * BoringSSL's constant_time_declassify marks its own; the checkers still report every other branch or
+ * address that depends on a secret.
+ */
+#if defined(VG_CT_VALGRIND)
+#include <valgrind/memcheck.h>
+#define vg_declassify(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#elif defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#include <sanitizer/msan_interface.h>
+#define vg_declassify(p, n) __msan_unpoison((p), (n))
+#endif
+#endif
+#if !defined(vg_declassify)
+#define vg_declassify(p, n) ((void)(p), (void)(n))
+#endif
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers (src/util.c).                                                                           */
 
@@ -286,9 +303,11 @@ void vg_wipe(void *p, size_t n) VG_INTERNAL;
     ensures \result == 0 <==> (\forall integer i; 0 <= i < n ==> a[i] == b[i]);
 */
 int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
-/* The end of every open: given differ (0 or 1, secret until now) zeroes out[0..len) when differ is 1
-   and returns VG_OK or VG_ERR_AUTH, all without a branch on differ: the pass over out is a mask, not
-   a condition, so even the verdict is not a branch for a constant-time checker to see. */
+/* The end of every open: given differ (0 or 1, from the constant-time comparison, secret until now)
+   returns VG_OK, or zeroes out[0..len) and returns VG_ERR_AUTH. The verdict is public once the call
+   returns it (vg.h), so it is declassified here and branched on: a genuine open makes no pass over its
+   output, and a forged one is zeroed by vg_wipe, which the compiler cannot elide. out may be NULL when
+   len is 0. */
 /*@ requires differ == 0 || differ == 1;
     requires \valid(out + (0 .. len - 1));
     assigns out[0 .. len - 1];
@@ -304,12 +323,6 @@ int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n) VG_INTERNAL;
     disjoint behaviors;
 */
 int vg_open_finish(uint8_t *out, size_t len, int differ) VG_INTERNAL;
-/* vg_open_finish through an implementation's own wider version where it has one (the choice depends
-   on the implementation only, which is public). */
-static inline int vg_impl_open_finish(const struct vg_impl *impl, uint8_t *out, size_t len, int differ)
-{
-    return impl->open_finish ? impl->open_finish(out, len, differ) : vg_open_finish(out, len, differ);
-}
 /* 1 if [a, a+n) and [b, b+n) overlap without being the same range. */
 /*@ assigns \nothing;
     ensures \result == 0 || \result == 1;

@@ -10,9 +10,10 @@
  * (valgrind --error-exitcode=1). Lengths stay defined: they are public.
  *
  * Outputs derived from secrets are undefined too, so each is marked defined (VALGRIND_MAKE_MEM_DEFINED)
- * before this program looks at it. That includes the result code of an open: the library must compute
- * VG_OK / VG_ERR_AUTH and the zeroing of out without branching on the tag comparison, and only the
- * caller decides to branch on it. The expected answers come from the spec, computed on defined copies
+ * before this program looks at it. An open's verdict is the exception: vg.h makes it public once
+ * returned, and the library marks it so itself (vg_declassify in vg_open_finish: this program links
+ * vg_ct_static, built with VG_CT_VALGRIND, and an MSan build unpoisons), right after the constant-time
+ * tag comparison, then branches on it. The comparison itself, and everything before it, must not. The expected answers come from the spec, computed on defined copies
  * before anything is marked.
  *
  * What runs, for every key size: key expansion (AES, GCM, GCM-SIV, CCM), ECB both ways, CTR32 (counter

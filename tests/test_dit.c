@@ -75,38 +75,39 @@ static void test_restored(int caller)
     memset(ctr, 0, sizeof ctr);
 #define AFTER(what) CHECK(get_dit() == caller, "DIT %d after %s", caller, what)
     set_dit(caller);
-    vg_aes_expand_key(&aes, key, 32); AFTER("vg_aes_expand_key");
+    CHECK(vg_aes_expand_key(&aes, key, 32) == VG_OK, "vg_aes_expand_key"); AFTER("vg_aes_expand_key");
     CHECK(vg_aes_ecb_encrypt(&aes, buf, out, 16) == VG_OK, "ecb_encrypt"); AFTER("vg_aes_ecb_encrypt");
     CHECK(vg_aes_ecb_decrypt(&aes, out, back, 16) == VG_OK, "ecb_decrypt"); AFTER("vg_aes_ecb_decrypt");
     CHECK(vg_aes_ctr32(&aes, ctr, buf, out, 16) == VG_OK, "ctr32"); AFTER("vg_aes_ctr32");
-    vg_aes_ctr_stream_init(&cs, &aes, ctr); AFTER("vg_aes_ctr_stream_init");
-    vg_aes_ctr_stream_xor(&cs, buf, out, 77); AFTER("vg_aes_ctr_stream_xor");
+    CHECK(vg_aes_ctr_stream_init(&cs, &aes, ctr) == VG_OK, "vg_aes_ctr_stream_init"); AFTER("vg_aes_ctr_stream_init");
+    CHECK(vg_aes_ctr_stream_xor(&cs, buf, out, 77) == VG_OK, "vg_aes_ctr_stream_xor"); AFTER("vg_aes_ctr_stream_xor");
     vg_aes_ctr_stream_wipe(&cs); AFTER("vg_aes_ctr_stream_wipe");
     vg_aes_key_wipe(&aes); AFTER("vg_aes_key_wipe");
 
-    vg_aes_gcm_init(&gcm, key, 16); AFTER("vg_aes_gcm_init");
-    vg_aes_gcm_seal(&gcm, nonce, 12, buf, 20, buf, 300, out, tag, 16); AFTER("vg_aes_gcm_seal");
-    vg_aes_gcm_open(&gcm, nonce, 12, buf, 20, out, 300, tag, 16, back); AFTER("vg_aes_gcm_open");
+    CHECK(vg_aes_gcm_init(&gcm, key, 16) == VG_OK, "vg_aes_gcm_init"); AFTER("vg_aes_gcm_init");
+    CHECK(vg_aes_gcm_seal(&gcm, nonce, 12, buf, 20, buf, 300, out, tag, 16) == VG_OK, "vg_aes_gcm_seal"); AFTER("vg_aes_gcm_seal");
+    CHECK(vg_aes_gcm_open(&gcm, nonce, 12, buf, 20, out, 300, tag, 16, back) == VG_OK, "vg_aes_gcm_open"); AFTER("vg_aes_gcm_open");
     tag[0] ^= 1;
-    vg_aes_gcm_open(&gcm, nonce, 12, buf, 20, out, 300, tag, 16, back); AFTER("vg_aes_gcm_open (forged)");
-    vg_aes_gcm_stream_init(&gs, &gcm, nonce, 12); AFTER("vg_aes_gcm_stream_init");
-    vg_aes_gcm_stream_aad(&gs, buf, 20); AFTER("vg_aes_gcm_stream_aad");
-    vg_aes_gcm_stream_encrypt(&gs, buf, 300, out); AFTER("vg_aes_gcm_stream_encrypt");
-    vg_aes_gcm_stream_finish(&gs, tag, 16); AFTER("vg_aes_gcm_stream_finish");
-    vg_aes_gcm_stream_init(&gs, &gcm, nonce, 12);
-    vg_aes_gcm_stream_decrypt(&gs, out, 300, back); AFTER("vg_aes_gcm_stream_decrypt");
-    vg_aes_gcm_stream_verify(&gs, tag, 16); AFTER("vg_aes_gcm_stream_verify");
+    CHECK(vg_aes_gcm_open(&gcm, nonce, 12, buf, 20, out, 300, tag, 16, back) == VG_ERR_AUTH, "vg_aes_gcm_open"); AFTER("vg_aes_gcm_open (forged)");
+    CHECK(vg_aes_gcm_stream_init(&gs, &gcm, nonce, 12) == VG_OK, "vg_aes_gcm_stream_init"); AFTER("vg_aes_gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_aad(&gs, buf, 20) == VG_OK, "vg_aes_gcm_stream_aad"); AFTER("vg_aes_gcm_stream_aad");
+    CHECK(vg_aes_gcm_stream_encrypt(&gs, buf, 300, out) == VG_OK, "vg_aes_gcm_stream_encrypt"); AFTER("vg_aes_gcm_stream_encrypt");
+    CHECK(vg_aes_gcm_stream_finish(&gs, tag, 16) == VG_OK, "vg_aes_gcm_stream_finish"); AFTER("vg_aes_gcm_stream_finish");
+    CHECK(vg_aes_gcm_stream_init(&gs, &gcm, nonce, 12) == VG_OK, "vg_aes_gcm_stream_init");
+    CHECK(vg_aes_gcm_stream_aad(&gs, buf, 20) == VG_OK, "vg_aes_gcm_stream_aad");
+    CHECK(vg_aes_gcm_stream_decrypt(&gs, out, 300, back) == VG_OK, "vg_aes_gcm_stream_decrypt"); AFTER("vg_aes_gcm_stream_decrypt");
+    CHECK(vg_aes_gcm_stream_verify(&gs, tag, 16) == VG_OK, "vg_aes_gcm_stream_verify"); AFTER("vg_aes_gcm_stream_verify");
     vg_aes_gcm_stream_wipe(&gs); AFTER("vg_aes_gcm_stream_wipe");
     vg_aes_gcm_key_wipe(&gcm); AFTER("vg_aes_gcm_key_wipe");
 
-    vg_aes_gcm_siv_init(&siv, key, 32); AFTER("vg_aes_gcm_siv_init");
-    vg_aes_gcm_siv_seal(&siv, nonce, 12, buf, 20, buf, 300, out, tag, 16); AFTER("vg_aes_gcm_siv_seal");
-    vg_aes_gcm_siv_open(&siv, nonce, 12, buf, 20, out, 300, tag, 16, back); AFTER("vg_aes_gcm_siv_open");
+    CHECK(vg_aes_gcm_siv_init(&siv, key, 32) == VG_OK, "vg_aes_gcm_siv_init"); AFTER("vg_aes_gcm_siv_init");
+    CHECK(vg_aes_gcm_siv_seal(&siv, nonce, 12, buf, 20, buf, 300, out, tag, 16) == VG_OK, "vg_aes_gcm_siv_seal"); AFTER("vg_aes_gcm_siv_seal");
+    CHECK(vg_aes_gcm_siv_open(&siv, nonce, 12, buf, 20, out, 300, tag, 16, back) == VG_OK, "vg_aes_gcm_siv_open"); AFTER("vg_aes_gcm_siv_open");
     vg_aes_gcm_siv_key_wipe(&siv); AFTER("vg_aes_gcm_siv_key_wipe");
 
-    vg_aes_ccm_init(&ccm, key, 24); AFTER("vg_aes_ccm_init");
-    vg_aes_ccm_seal(&ccm, nonce, 12, buf, 20, buf, 300, out, tag, 16); AFTER("vg_aes_ccm_seal");
-    vg_aes_ccm_open(&ccm, nonce, 12, buf, 20, out, 300, tag, 16, back); AFTER("vg_aes_ccm_open");
+    CHECK(vg_aes_ccm_init(&ccm, key, 24) == VG_OK, "vg_aes_ccm_init"); AFTER("vg_aes_ccm_init");
+    CHECK(vg_aes_ccm_seal(&ccm, nonce, 12, buf, 20, buf, 300, out, tag, 16) == VG_OK, "vg_aes_ccm_seal"); AFTER("vg_aes_ccm_seal");
+    CHECK(vg_aes_ccm_open(&ccm, nonce, 12, buf, 20, out, 300, tag, 16, back) == VG_OK, "vg_aes_ccm_open"); AFTER("vg_aes_ccm_open");
     vg_aes_ccm_key_wipe(&ccm); AFTER("vg_aes_ccm_key_wipe");
 #undef AFTER
     set_dit(0);
@@ -134,7 +135,7 @@ static void test_inside(void)
     vgt_rand_bytes(key, sizeof key);
     vgt_rand_bytes(nonce, sizeof nonce);
     vgt_rand_bytes(buf, LEN);
-    vg_aes_gcm_init(&gcm, key, 16);
+    CHECK(vg_aes_gcm_init(&gcm, key, 16) == VG_OK, "vg_aes_gcm_init");
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -149,7 +150,7 @@ static void test_inside(void)
     uint64_t spin = 0;
     for (int round = 0; round < 300 && samples[1][1] < 50; round++) {
         in_call = 1;
-        vg_aes_gcm_seal(&gcm, nonce, 12, NULL, 0, buf, LEN, out, tag, 16);
+        CHECK(vg_aes_gcm_seal(&gcm, nonce, 12, NULL, 0, buf, LEN, out, tag, 16) == VG_OK, "vg_aes_gcm_seal");
         in_call = 0;
         for (int i = 0; i < 20000; i++) {
             spin += (uint64_t)i; /* caller code, DIT = 0 */

@@ -472,7 +472,7 @@ static int ccm_open_checked(const struct vg_aes_key_state *st, const uint8_t *no
     memcpy(received, tag, tag_len);
     ccm_run(st, nonce, nonce_len, aad, aad_len, in, len, out, tag_len, mac, s0, 0);
     vg_xor_bytes(expected, mac, s0, tag_len);
-    int rc_auth = vg_impl_open_finish(st->impl, out, len, vg_ct_differ(expected, received, tag_len));
+    int rc_auth = vg_open_finish(out, len, vg_ct_differ(expected, received, tag_len));
     vg_wipe(mac, sizeof mac);
     vg_wipe(s0, sizeof s0);
     vg_wipe(expected, sizeof expected);

@@ -34,7 +34,7 @@
  *
  * Opening: GHASH reads the ciphertext before ctr32 overwrites it, chunk by chunk, so in == out is
  * safe; the tag is compared with vg_ct_differ after all the data is decrypted, and vg_open_finish
- * zeroes out on a mismatch and returns VG_ERR_AUTH, by masks rather than a branch on the verdict.
+ * declassifies the verdict (public once returned) and zeroes out with vg_wipe on a mismatch only.
  */
 #include "internal.h"
 
@@ -565,7 +565,7 @@ static int gcm_open_checked(const struct vg_aes_gcm_key_state *key, const uint8_
         int differ = vg_ct_differ(full, expected, tag_len);
         vg_wipe(full, sizeof full);
         vg_wipe(expected, sizeof expected);
-        return vg_impl_open_finish(impl, out, len, differ);
+        return vg_open_finish(out, len, differ);
     }
 
     struct gcm_state st;
@@ -579,7 +579,7 @@ static int gcm_open_checked(const struct vg_aes_gcm_key_state *key, const uint8_
     vg_wipe(full, sizeof full);
     vg_wipe(expected, sizeof expected);
     /* zeroes out on a mismatch and picks the code, neither by a branch on differ */
-    return vg_impl_open_finish(impl, out, len, differ);
+    return vg_open_finish(out, len, differ);
 }
 
 int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_len,
@@ -810,7 +810,7 @@ static int vg_aes_gcm_stream_verify_body(vg_aes_gcm_stream *s, const uint8_t *ta
     int differ = vg_ct_differ(full, tag, tag_len);
     vg_wipe(full, sizeof full);
     vg_wipe(s, sizeof *s);
-    return vg_open_finish(NULL, 0, differ); /* the code without a branch on differ */
+    return vg_open_finish(NULL, 0, differ); /* the verdict, declassified; nothing to zero */
 }
 
 int vg_aes_gcm_stream_verify(vg_aes_gcm_stream *s, const uint8_t *tag, size_t tag_len)

@@ -141,7 +141,6 @@ void P8_FN(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t no
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 void P8_FN(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
-int P8_FN(open_finish)(uint8_t *out, size_t len, int differ) VG_INTERNAL;
 size_t P8_FN(ccm_seal_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t P8_FN(ccm_open_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],

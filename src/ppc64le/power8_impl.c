@@ -31,7 +31,6 @@ const struct vg_impl vg_power8_impl = {
     .gcm_open_blocks = vg_power8_gcm_open_blocks,
     .ccm_seal_blocks = vg_power8_ccm_seal_blocks,
     .ccm_open_blocks = vg_power8_ccm_open_blocks,
-    .open_finish = vg_power8_open_finish,
     .gcm_seal_short = vg_power8_gcm_seal_short,
     .gcm_open_short = vg_power8_gcm_open_short,
     .gcm_short_max = POWER8_GCM_SHORT_MAX,

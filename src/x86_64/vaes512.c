@@ -111,5 +111,4 @@ const struct vg_impl vg_vaes512_impl = {
     .gcm_siv_open_short = vaes512_gcm_siv_open_short,
     .gcm_siv_short_max = VG_X86_GCM_SIV_SHORT_MAX,
     .gcm_siv_short_max_aad = VG_X86_GCM_SIV_SHORT_MAX_AAD,
-    .open_finish = vaes512_open_finish,
 };

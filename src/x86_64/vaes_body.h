@@ -867,28 +867,3 @@ VV_TARGET static void VV_NAME(gcm_open_short)(const void *sched, const void *hke
 {
     VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 1);
 }
-
-/* vg_open_finish (src/util.c) on this implementation's vectors: keep (0xFF, tag matched) or zero
-   (0x00) every output byte by an AND with the broadcast mask, never a branch on differ. It touches
-   all of an open's output after the tag check; compiled for SSE in util.c it was about a fifth of a
-   16 KiB AES-GCM open here, and four full-width AND-and-stores per step cut that by about half
-   (vaes512 AES-128-GCM open 16 KiB 17.8 -> 19.7 GB/s, docs/speed-x86_64.md). Loops and addresses
-   depend on len only. */
-VV_TARGET static int VV_NAME(open_finish)(uint8_t *out, size_t len, int differ)
-{
-    uint8_t keep = (uint8_t)((unsigned)differ - 1u);
-    vv_t k = vv_bcast128(_mm_set1_epi8((char)keep));
-    const size_t w = sizeof(vv_t);
-    size_t i = 0;
-    for (; len - i >= 4 * w; i += 4 * w) {
-        vv_t a = vv_loadu(out + i), b = vv_loadu(out + i + w);
-        vv_t c = vv_loadu(out + i + 2 * w), d = vv_loadu(out + i + 3 * w);
-        vv_storeu(out + i, vv_and(a, k));
-        vv_storeu(out + i + w, vv_and(b, k));
-        vv_storeu(out + i + 2 * w, vv_and(c, k));
-        vv_storeu(out + i + 3 * w, vv_and(d, k));
-    }
-    for (; len - i >= w; i += w) vv_storeu(out + i, vv_and(vv_loadu(out + i), k));
-    for (; i < len; i++) out[i] &= keep;
-    return -(int)(differ & 1) & VG_ERR_AUTH;
-}
