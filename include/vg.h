@@ -255,8 +255,12 @@ VG_API void vg_aes_gcm_stream_wipe(vg_aes_gcm_stream *s);
 /* AES-GCM-SIV: RFC 8452                                                                           */
 /*
  * Nonce-misuse resistant: repeating a nonce reveals only whether two (AAD, plaintext) pairs were
- * equal. Keys 16 or 32 bytes; nonce 12 bytes; tag_len must be 16; plaintext <= 2^36 bytes,
+ * equal. Keys 16, 24 or 32 bytes; nonce 12 bytes; tag_len must be 16; plaintext <= 2^36 bytes,
  * AAD <= 2^36 bytes. Per-message keys are derived as RFC 8452 §4 says.
+ * 24-byte keys are an extension of RFC 8452, which defines AEAD_AES_128_GCM_SIV and
+ * AEAD_AES_256_GCM_SIV only: vg derives them as OpenSSL 3.2's AES-192-GCM-SIV does (and so
+ * pyca/cryptography's AESGCMSIV): the same §4 rule carried to a 24-byte message-encryption key, the
+ * first 8 bytes of AES_K(LE32(i) || nonce) for i = 2, 3, 4.
  * Errors and what is written on error: as for GCM.
  */
 #define VG_AES_GCM_SIV_NONCE_SIZE 12 /* the only nonce length */

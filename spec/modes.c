@@ -283,11 +283,13 @@ static void polyval(const uint8_t h[16], const uint8_t *x, size_t s, uint8_t res
 }
 
 /* §4 derive_keys: AES(key_generating_key, LE32(i) || nonce) for i = 0, 1 (authentication key) and
-   i = 2, 3 (and 4, 5 for a 256-bit key: encryption key), keeping the first 8 bytes of each. */
+   i = 2, 3 (and 4, 5 for a 256-bit key: encryption key), keeping the first 8 bytes of each. A 192-bit
+   key (not in RFC 8452; OpenSSL 3.2's AES-192-GCM-SIV, which pyca/cryptography exposes) takes the
+   same rule to its 24-byte encryption key: i = 2, 3, 4. */
 static void siv_derive_keys(const uint8_t *key, size_t key_len, const uint8_t nonce[12],
                             uint8_t auth_key[16], uint8_t enc_key[32])
 {
-    size_t last = (key_len == 32) ? 5 : 3;
+    size_t last = 1 + key_len / 8; /* 3, 4 or 5 */
     for (size_t i = 0; i <= last; i++) {
         uint8_t block[16], output[16];
         put_le(block, i, 4);

@@ -123,7 +123,7 @@ static void ccm_wipe(void *k) { vg_aes_ccm_key_wipe(k); }
 static const struct aead aeads[3] = {
     {"gcm", {16, 24, 32}, 3, 1, 64, 12, {16, 15, 14, 13, 12, 8, 4}, 7, gcm_init, gcm_seal, gcm_open, gcm_wipe,
      gcm_spec_seal, spec_aes_gcm_open, sizeof(vg_aes_gcm_key)},
-    {"gcm-siv", {16, 32}, 2, 12, 12, 12, {16}, 1, siv_init, siv_seal, siv_open, siv_wipe, siv_spec_seal,
+    {"gcm-siv", {16, 24, 32}, 3, 12, 12, 12, {16}, 1, siv_init, siv_seal, siv_open, siv_wipe, siv_spec_seal,
      siv_spec_open, sizeof(vg_aes_gcm_siv_key)},
     {"ccm", {16, 24, 32}, 3, 7, 13, 13, {16, 14, 12, 10, 8, 6, 4}, 7, ccm_init, ccm_seal, ccm_open, ccm_wipe,
      spec_aes_ccm_seal, spec_aes_ccm_open, sizeof(vg_aes_ccm_key)},

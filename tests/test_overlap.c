@@ -239,8 +239,8 @@ int main(int argc, char **argv)
     uint8_t *pt = vgt_xmalloc(MAX_LEN), *ct = vgt_xmalloc(MAX_LEN), aad[MAX_AAD], nonce[32], tag[16], key[32];
 
     for (int aead = GCM; aead <= CCM; aead++) {
-        static const size_t key_lens[] = {16, 32};
-        for (size_t ki = 0; ki < 2; ki++) {
+        static const size_t key_lens[] = {16, 24, 32};
+        for (size_t ki = 0; ki < 3; ki++) {
             size_t kl = key_lens[ki];
             vgt_rand_bytes(key, kl);
             any_key k;

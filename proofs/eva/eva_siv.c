@@ -37,13 +37,15 @@ int main(void)
     }
     vg_aes_gcm_siv_init(&scratch, NULL, 16);
     vg_aes_gcm_siv_init(NULL, NULL, 16);
-    /* GCM-SIV takes 16- and 32-byte keys (a 24-byte one is refused above). The two sizes stay in
-       separate states (split): the per-message key derivation encrypts 4 or 6 blocks by key size,
-       and a joined state would lose which blocks were written. */
-    int size32 = Frama_C_interval(0, 1);
-    //@ split size32;
-    if (size32)
+    /* GCM-SIV takes 16-, 24- and 32-byte keys. The three sizes stay in separate states (split): the
+       per-message key derivation encrypts 4, 5 or 6 blocks by key size, and a joined state would
+       lose which blocks were written. */
+    int size = Frama_C_interval(0, 2);
+    //@ split size;
+    if (size == 2)
         vg_aes_gcm_siv_init(&key, eva_input(32), 32);
+    else if (size == 1)
+        vg_aes_gcm_siv_init(&key, eva_input(24), 24);
     else
         vg_aes_gcm_siv_init(&key, eva_input(16), 16);
 

@@ -3,7 +3,9 @@
  * gcm_siv.c — AES-GCM-SIV (RFC 8452), written once over struct vg_impl.
  *
  * Per message (RFC 8452 §4):
- *   1. Key derivation. Block i (i = 0..3 for a 16-byte key, 0..5 for a 32-byte key) is
+ *   1. Key derivation. Block i (i = 0..3 for a 16-byte key, 0..5 for a 32-byte key, and 0..4 for a
+ *      24-byte key, an extension of RFC 8452 that OpenSSL 3.2 and pyca/cryptography define the same
+ *      way: K_enc is the first halves of blocks 2, 3 and 4) is
  *      E_K(LE32(i) || nonce); the first 8 bytes of blocks 0,1 form the POLYVAL key H, those of blocks
  *      2..5 the message-encryption key K_enc. The 4 or 6 blocks go through ONE aes_ecb_encrypt call:
  *      this is on every message's path, and a bitsliced or pipelined kernel encrypts a batch of
@@ -55,7 +57,7 @@ static void siv_derive(struct siv_message *msg, const struct vg_aes_key_state *m
                        const uint8_t nonce[SIV_NONCE_LEN])
 {
     const struct vg_impl *impl = master->impl;
-    const size_t nblocks = master->key_len == 32 ? 6 : 4;
+    const size_t nblocks = 2 + master->key_len / 8; /* 4, 5 or 6 */
     /* blocks[i] = LE32(i) || nonce, encrypted in place. */
     uint8_t blocks[6 * 16];
     for (size_t i = 0; i < nblocks; i++) {
@@ -129,18 +131,21 @@ static void siv_ctr(const struct siv_message *msg, uint8_t counter[16], const ui
     }
 }
 
-/* 1 if the impl's whole-message kernels take this message (lengths are public). */
-static int siv_short_path(const struct vg_impl *impl, size_t aad_len, size_t len)
+/* 1 if the impl's whole-message kernels take this message (lengths are public). They derive 16- and
+   32-byte keys only: a 24-byte master key takes the general path. */
+static int siv_short_path(const struct vg_impl *impl, size_t key_len, size_t aad_len, size_t len)
 {
-    return impl->gcm_siv_seal_short && len <= impl->gcm_siv_short_max && aad_len <= impl->gcm_siv_short_max_aad;
+    return impl->gcm_siv_seal_short && key_len != 24 && len <= impl->gcm_siv_short_max &&
+           aad_len <= impl->gcm_siv_short_max_aad;
 }
 
-/*@ // The key was set up, with 16 or 32 bytes.
+/*@ // The key was set up, with 16, 24 or 32 bytes.
     logic boolean siv_key_ok{L}(vg_aes_gcm_siv_key *k) =
       k != \null && vg_key_ready((unsigned char *)k->opaque, VG_MAGIC_SIV_KEY) &&
-      (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 32);
+      (vg_key_len((unsigned char *)k->opaque) == 16 || vg_key_len((unsigned char *)k->opaque) == 24 ||
+       vg_key_len((unsigned char *)k->opaque) == 32);
     // The code a one-shot seal or open returns before it writes anything, in vg.h's order (VG_OK:
-    // the arguments are accepted). key_ok: the key was set up with 16 or 32 bytes.
+    // the arguments are accepted). key_ok: the key was set up with 16, 24 or 32 bytes.
     logic integer siv_error(boolean key_ok, uint8_t *nonce, integer nonce_len, uint8_t *aad,
                             integer aad_len, uint8_t *in, integer len, uint8_t *out, uint8_t *tag,
                             integer tag_len) =
@@ -165,7 +170,7 @@ static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state 
                      size_t tag_len)
 {
     *st = vg_aes_key_state_of(k ? k->opaque : NULL, VG_MAGIC_SIV_KEY);
-    if (!*st || ((*st)->key_len != 16 && (*st)->key_len != 32)) return VG_ERR_ARG;
+    if (!*st || !vg_aes_key_len_ok((*st)->key_len)) return VG_ERR_ARG;
     if (nonce_len != SIV_NONCE_LEN) return VG_ERR_NONCE_LENGTH;
     if (tag_len != SIV_TAG_LEN) return VG_ERR_TAG_LENGTH;
     if ((uint64_t)len > SIV_MAX_LEN || (uint64_t)aad_len > SIV_MAX_LEN) return VG_ERR_LENGTH;
@@ -175,15 +180,15 @@ static int siv_check(const vg_aes_gcm_siv_key *k, const struct vg_aes_key_state 
 }
 
 /*@ behavior rejected:
-      assumes k == \null || !(key_len == 16 || key_len == 32) || key == \null;
+      assumes k == \null || !(key_len == 16 || key_len == 24 || key_len == 32) || key == \null;
       assigns \nothing;
-      ensures \result == (k == \null ? VG_ERR_ARG : !(key_len == 16 || key_len == 32) ? VG_ERR_KEY_LENGTH :
+      ensures \result == (k == \null ? VG_ERR_ARG : !(key_len == 16 || key_len == 24 || key_len == 32) ? VG_ERR_KEY_LENGTH :
                           VG_ERR_ARG);
 */
 static int vg_aes_gcm_siv_init_body(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
 {
     if (!k) return VG_ERR_ARG;
-    if (key_len != 16 && key_len != 32) return VG_ERR_KEY_LENGTH;
+    if (!vg_aes_key_len_ok(key_len)) return VG_ERR_KEY_LENGTH;
     if (!key) return VG_ERR_ARG;
     _Static_assert(sizeof(struct vg_aes_key_state) <= sizeof(vg_aes_gcm_siv_key), "key too small");
     struct vg_aes_key_state *st = (struct vg_aes_key_state *)(void *)k->opaque;
@@ -232,7 +237,7 @@ static int siv_seal_checked(const struct vg_aes_key_state *st, const uint8_t *no
     uint8_t n[SIV_NONCE_LEN];
     memcpy(n, nonce, SIV_NONCE_LEN);
 
-    if (siv_short_path(impl, aad_len, len)) {
+    if (siv_short_path(impl, st->key_len, aad_len, len)) {
         /* one kernel call; the tag goes through a local block since the kernel reads in after
            computing it (in, out and tag may overlap however the caller likes) */
         uint8_t t[16];
@@ -310,7 +315,7 @@ static int siv_open_checked(const struct vg_aes_key_state *st, const uint8_t *no
     /* The whole-message kernels may write plaintext before they have hashed all of the AAD, so an out
        that overlaps the AAD takes the general path, which hashes the AAD before it writes anything
        (vg.h: every allowed overlap gives the separate-buffer result). Addresses are public. */
-    if (siv_short_path(impl, aad_len, len) && !vg_overlap(out, len, aad, aad_len)) {
+    if (siv_short_path(impl, st->key_len, aad_len, len) && !vg_overlap(out, len, aad, aad_len)) {
         uint8_t expected[16];
         impl->gcm_siv_open_short(st->sched, st->key_len, n, aad, aad_len, in, out, len, received, expected);
         int rc_short = vg_open_finish(out, len, vg_ct_differ(expected, received, 16));
