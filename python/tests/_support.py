@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
+"""What the test modules share: where the vectors are, quick mode, cryptography if importable, and
+the exact ValueError/OverflowError messages cryptography 48 gives (probed from it)."""
+
+import os
+import sys
+
+QUICK = bool(os.environ.get("VG_PY_QUICK"))
+
+VECTORS = os.environ.get("VG_TEST_VECTORS") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "vectors")
+
+try:
+    from cryptography.hazmat.primitives.ciphers import aead as crypto_aead
+    import cryptography
+    HAVE_CRYPTOGRAPHY = True
+    CRYPTOGRAPHY_VERSION = cryptography.__version__
+except ImportError:
+    crypto_aead = None
+    HAVE_CRYPTOGRAPHY = False
+    CRYPTOGRAPHY_VERSION = None
+
+from vg import aead  # noqa: E402
+import vg._vg  # noqa: E402
+
+GCM_SIV_192 = bool(vg._vg.gcm_siv_192)
+
+KEY_ERROR = {
+    "AESGCM": "AESGCM key must be 128, 192, or 256 bits.",
+    "AESGCMSIV": "AES-GCM-SIV key must be 128, 192 or 256 bits.",
+    "AESCCM": "AESCCM key must be 128, 192, or 256 bits.",
+}
+NONCE_ERROR = {
+    "AESGCM": "Nonce must be between 8 and 128 bytes",
+    "AESGCMSIV": "Nonce must be 12 bytes long",
+    "AESCCM": "Nonce must be between 7 and 13 bytes",
+}
+NONCE_LENGTHS = {
+    "AESGCM": range(8, 129),
+    "AESGCMSIV": (12,),
+    "AESCCM": range(7, 14),
+}
+TOO_LONG = "Data or associated data too long. Max 2**31 - 1 bytes"
+CCM_TOO_LONG = "Data too long for nonce"
+TAG_LENGTH_ERROR = "Invalid tag_length"
+BIT_LENGTH_ERROR = "bit_length must be 128, 192, or 256"
+SIV_192_ERROR = "AES-192-GCM-SIV is not supported by this vg build yet"
+
+CLASSES = (aead.AESGCM, aead.AESGCMSIV, aead.AESCCM)
+
+
+def key_sizes(name):
+    if name == "AESGCMSIV" and not GCM_SIV_192:
+        return (16, 32)
+    return (16, 24, 32)
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
