@@ -10,7 +10,7 @@ import random
 import threading
 import unittest
 
-from _support import (CLASSES, GCM_SIV_192, HAVE_CRYPTOGRAPHY, NONCE_LENGTHS, QUICK, SIV_192_ERROR,
+from _support import (CLASSES, CRYPTOGRAPHY_SKIP, GCM_SIV_192, HAVE_CRYPTOGRAPHY, NONCE_LENGTHS, QUICK, SIV_192_ERROR,
                       aead, crypto_aead, key_sizes, log)
 
 RANDOM_CASES = 60 if QUICK else 400
@@ -28,7 +28,7 @@ def outcome(call):
         return None, (type(e), str(e))
 
 
-@unittest.skipUnless(HAVE_CRYPTOGRAPHY, "cryptography is not importable: differential tests skipped")
+@unittest.skipUnless(HAVE_CRYPTOGRAPHY, CRYPTOGRAPHY_SKIP)
 class Differential(unittest.TestCase):
     def setUp(self):
         self.rng = random.Random(int.from_bytes(os.urandom(8), "little"))
