@@ -29,7 +29,9 @@
 #include "vg.h"
 
 /* Inputs (data + associated data) of at least this many bytes run with the GIL released. */
+#ifndef VG_PY_NOGIL_MIN
 #define VG_PY_NOGIL_MIN 2048
+#endif
 /* cryptography's limit for data and associated data, in bytes. */
 #define VG_PY_MAX_LEN ((Py_ssize_t)0x7fffffff)
 
@@ -112,6 +114,33 @@ _Static_assert(_Alignof(vg_aes_gcm_key) == 16 && _Alignof(vg_aes_ccm_key) == 16,
 /* ---------------------------------------------------------------------------------------------- */
 /* Arguments                                                                                       */
 
+/* The TypeError CPython (and cryptography) give for missing arguments: "missing 2 required positional
+   arguments: 'a' and 'b'", "... 'a', 'b', and 'c'". */
+static int check_missing(const char *fname, const char *const *names, Py_ssize_t required, PyObject **out)
+{
+    char list[160];
+    size_t used = 0;
+    Py_ssize_t missing = 0, seen = 0;
+    for (Py_ssize_t i = 0; i < required; i++)
+        missing += out[i] == NULL;
+    if (missing == 0)
+        return 0;
+    list[0] = '\0';
+    for (Py_ssize_t i = 0; i < required && used < sizeof list; i++) {
+        if (out[i])
+            continue;
+        seen++;
+        const char *sep = seen == 1 ? "" : missing == 2 ? " and " : seen == missing ? ", and " : ", ";
+        int n = PyOS_snprintf(list + used, sizeof list - used, "%s'%s'", sep, names[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    PyErr_Format(PyExc_TypeError, "%s() missing %zd required positional argument%s: %s", fname, missing,
+                 missing == 1 ? "" : "s", list);
+    return -1;
+}
+
 /* Fills out[0..n) from positional args and keyword names, as Python would for a function taking
    the parameters names[0..n) (the first required ones required, the rest optional: NULL if absent).
    Messages follow CPython's. */
@@ -141,14 +170,7 @@ static int parse_args(const char *fname, const char *const *names, Py_ssize_t n,
         }
         out[i] = args[nargs + j];
     }
-    for (Py_ssize_t i = 0; i < required; i++) {
-        if (!out[i]) {
-            PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional argument: '%s'", fname,
-                         names[i]);
-            return -1;
-        }
-    }
-    return 0;
+    return check_missing(fname, names, required, out);
 }
 
 /* The same for a tuple and a dict (tp_new). */
@@ -181,14 +203,7 @@ static int parse_tuple_dict(const char *fname, const char *const *names, Py_ssiz
             out[i] = value;
         }
     }
-    for (Py_ssize_t i = 0; i < required; i++) {
-        if (!out[i]) {
-            PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional argument: '%s'", fname,
-                         names[i]);
-            return -1;
-        }
-    }
-    return 0;
+    return check_missing(fname, names, required, out);
 }
 
 /* A byte buffer argument: bytes are read in place; anything else through a buffer view, held until

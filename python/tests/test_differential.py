@@ -177,6 +177,12 @@ class Differential(unittest.TestCase):
                 add("decrypt %s=%r" % (label, bad), lambda m, call=call: call(m, meth="decrypt"))
         for bad in bad_objects + (b"x" * 20, memoryview(bytes(20)), bytes(0)):
             add("encrypt_into buf=%r" % (bad,), lambda m, bad=bad: c(m).encrypt_into(n, b"abcd", None, bad))
+        add("encrypt 0 args", lambda m: c(m).encrypt())
+        add("decrypt 1 arg", lambda m: c(m).decrypt(n))
+        add("encrypt_into 1 arg", lambda m: c(m).encrypt_into(n))
+        add("decrypt_into nonce kw only", lambda m: c(m).decrypt_into(nonce=n))
+        add("encrypt positional and kw", lambda m: c(m).encrypt(n, b"", associated_data=None, data=b""))
+        add("generate_key 2 args", lambda m: getattr(m, name).generate_key(128, 3))
         add("encrypt 2 args", lambda m: c(m).encrypt(n, b""))
         add("encrypt 4 args", lambda m: c(m).encrypt(n, b"", None, None))
         add("encrypt kw", lambda m: c(m).encrypt(nonce=n, data=b"x", associated_data=None))
