@@ -674,6 +674,17 @@ static int probe_gcm_siv_192(void)
     return rc == VG_OK;
 }
 
+/* PyModule_AddObjectRef is 3.10+; this keeps the reference as it does on every version (>= 3.8). */
+static int add_object(PyObject *m, const char *name, PyObject *value)
+{
+    Py_INCREF(value);
+    if (PyModule_AddObject(m, name, value) < 0) {
+        Py_DECREF(value);
+        return -1;
+    }
+    return 0;
+}
+
 PyMODINIT_FUNC PyInit__vg(void)
 {
     PyObject *m = NULL, *exc_mod = NULL, *os_mod = NULL;
@@ -696,10 +707,10 @@ PyMODINIT_FUNC PyInit__vg(void)
     m = PyModule_Create(&vg_module);
     if (!m)
         goto fail;
-    if (PyModule_AddObjectRef(m, "AESGCM", (PyObject *)&GcmType) < 0 ||
-        PyModule_AddObjectRef(m, "AESGCMSIV", (PyObject *)&SivType) < 0 ||
-        PyModule_AddObjectRef(m, "AESCCM", (PyObject *)&CcmType) < 0 ||
-        PyModule_AddObjectRef(m, "InvalidTag", InvalidTag) < 0 ||
+    if (add_object(m, "AESGCM", (PyObject *)&GcmType) < 0 ||
+        add_object(m, "AESGCMSIV", (PyObject *)&SivType) < 0 ||
+        add_object(m, "AESCCM", (PyObject *)&CcmType) < 0 ||
+        add_object(m, "InvalidTag", InvalidTag) < 0 ||
         PyModule_AddStringConstant(m, "vg_version", vg_version()) < 0 ||
         PyModule_AddIntConstant(m, "gcm_siv_192", gcm_siv_192) < 0 ||
         PyModule_AddIntConstant(m, "nogil_min", VG_PY_NOGIL_MIN) < 0)
