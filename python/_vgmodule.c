@@ -15,8 +15,8 @@
  *
  * Speed: the methods are METH_FASTCALL, arguments are parsed here without PyArg_* format strings,
  * bytes objects are read directly (no buffer view), the key schedule is set up once in the object, and
- * the GIL is released around the vg call only for inputs of VG_PY_NOGIL_MIN bytes or more (below that,
- * releasing and re-taking it costs more than the work). Every Py_buffer view is held until the call
+ * the GIL is released around the vg call only for inputs of VG_PY_NOGIL_MIN_* bytes or more (below
+ * that, releasing and re-taking it costs more than the work). Every Py_buffer view is held until the call
  * has returned, so no buffer can be released or resized while the GIL is dropped.
  */
 #define PY_SSIZE_T_CLEAN
@@ -28,9 +28,18 @@
 
 #include "vg.h"
 
-/* Inputs (data + associated data) of at least this many bytes run with the GIL released. */
-#ifndef VG_PY_NOGIL_MIN
-#define VG_PY_NOGIL_MIN 2048
+/* Inputs (data + associated data) of at least this many bytes run with the GIL released; smaller ones
+   keep it. Dropping and retaking the GIL costs little alone, but with two threads calling it hands the
+   GIL over on every call (a futex wake-up, microseconds), so a release pays only when the call runs
+   well over that: measured with python/bench.py-style runs on Zen 5 (docs/python.md), releasing at 2
+   KiB made 2-thread AES-GCM at 16 KiB slower than one thread (x0.35 to x0.98) and 1-thread 4 KiB calls
+   ~1.7x slower, while 1 MiB calls scale x1.9. AES-GCM and AES-GCM-SIV run at 15-20 GB/s there (64 KiB
+   is 3-4 us), AES-CCM at ~1.4 GB/s (16 KiB is ~11 us). Either can be set when compiling. */
+#ifndef VG_PY_NOGIL_MIN_GCM
+#define VG_PY_NOGIL_MIN_GCM (64 * 1024)
+#endif
+#ifndef VG_PY_NOGIL_MIN_CCM
+#define VG_PY_NOGIL_MIN_CCM (16 * 1024)
 #endif
 /* cryptography's limit for data and associated data, in bytes. */
 #define VG_PY_MAX_LEN ((Py_ssize_t)0x7fffffff)
@@ -58,6 +67,7 @@ typedef struct aead_class {
     const char *nonce_error;   /* ValueError for a bad nonce length */
     const char *key_arg;       /* the "argument 'key': " prefix cryptography puts (or not) on TypeErrors */
     size_t nonce_min, nonce_max;
+    Py_ssize_t nogil_min;      /* release the GIL from this many bytes of data + AAD */
     int (*init)(void *k, const uint8_t *key, size_t key_len);
     seal_fn seal;
     open_fn open;
@@ -85,13 +95,13 @@ static int ccm_open(OPEN_ARGS) { return vg_aes_ccm_open(k, nonce, nonce_len, aad
 
 static const aead_class gcm_class = {
     KIND_GCM, "AESGCM", "AESGCM key must be 128, 192, or 256 bits.",
-    "Nonce must be between 8 and 128 bytes", "", 8, 128, gcm_init, gcm_seal, gcm_open, gcm_wipe};
+    "Nonce must be between 8 and 128 bytes", "", 8, 128, VG_PY_NOGIL_MIN_GCM, gcm_init, gcm_seal, gcm_open, gcm_wipe};
 static const aead_class siv_class = {
     KIND_GCM_SIV, "AESGCMSIV", "AES-GCM-SIV key must be 128, 192 or 256 bits.",
-    "Nonce must be 12 bytes long", "argument 'key': ", 12, 12, siv_init, siv_seal, siv_open, siv_wipe};
+    "Nonce must be 12 bytes long", "argument 'key': ", 12, 12, VG_PY_NOGIL_MIN_GCM, siv_init, siv_seal, siv_open, siv_wipe};
 static const aead_class ccm_class = {
     KIND_CCM, "AESCCM", "AESCCM key must be 128, 192, or 256 bits.",
-    "Nonce must be between 7 and 13 bytes", "", 7, 13, ccm_init, ccm_seal, ccm_open, ccm_wipe};
+    "Nonce must be between 7 and 13 bytes", "", 7, 13, VG_PY_NOGIL_MIN_CCM, ccm_init, ccm_seal, ccm_open, ccm_wipe};
 
 /* One object layout for the three classes; each type's tp_basicsize stops after its own key type. */
 typedef struct {
@@ -532,7 +542,7 @@ static PyObject *aead_call(AeadObject *self, PyObject *const *args, Py_ssize_t n
     }
 
     int rc;
-    int nogil = data.len + aad.len >= VG_PY_NOGIL_MIN;
+    int nogil = data.len + aad.len >= cls->nogil_min;
     PyThreadState *ts = nogil ? PyEval_SaveThread() : NULL;
     if (!decrypt)
         rc = cls->seal(&self->key, nonce.p, (size_t)nonce.len, aad.p, (size_t)aad.len, in_p,
@@ -713,7 +723,8 @@ PyMODINIT_FUNC PyInit__vg(void)
         add_object(m, "InvalidTag", InvalidTag) < 0 ||
         PyModule_AddStringConstant(m, "vg_version", vg_version()) < 0 ||
         PyModule_AddIntConstant(m, "gcm_siv_192", gcm_siv_192) < 0 ||
-        PyModule_AddIntConstant(m, "nogil_min", VG_PY_NOGIL_MIN) < 0)
+        PyModule_AddIntConstant(m, "nogil_min_gcm", VG_PY_NOGIL_MIN_GCM) < 0 ||
+        PyModule_AddIntConstant(m, "nogil_min_ccm", VG_PY_NOGIL_MIN_CCM) < 0)
         goto fail;
     Py_DECREF(exc_mod);
     Py_DECREF(os_mod);

@@ -10,6 +10,7 @@ import random
 import threading
 import unittest
 
+import vg._vg
 from _support import (CLASSES, CRYPTOGRAPHY_SKIP, GCM_SIV_192, HAVE_CRYPTOGRAPHY, NONCE_LENGTHS, QUICK, SIV_192_ERROR,
                       aead, crypto_aead, key_sizes, log)
 
@@ -116,6 +117,12 @@ class Differential(unittest.TestCase):
                 alen = self.rng.choice((0, 1, 300, self.rng.randrange(301)))
                 aad = self.rand(alen) if alen or self.rng.randrange(2) else None
                 self.check_one(cls, self.rand(ks), self.rand(nl), self.rand(dlen), aad, tl)
+                n += 1
+            # Both sides of the size from which the GIL is released (data + AAD).
+            t = vg._vg.nogil_min_ccm if cls is aead.AESCCM else vg._vg.nogil_min_gcm
+            for dlen, alen in ((t - 1, 0), (t, 0), (t - 17, 16), (t - 16, 16), (t + 1, 300)):
+                ks, nl, tl = self.rng.choice(combos)
+                self.check_one(cls, self.rand(ks), self.rand(nl), self.rand(dlen), self.rand(alen) or None, tl)
                 n += 1
             log("  differential %-9s %d cases (%d parameter combinations)" % (cls.__name__, n, len(combos)))
 

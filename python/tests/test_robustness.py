@@ -156,6 +156,29 @@ class Behaviour(unittest.TestCase):
             self.assertEqual(buf, bytes(14))
 
 
+class GilThreshold(unittest.TestCase):
+    def test_round_trip_around_threshold(self):
+        """Calls just under and at the size from which the GIL is released agree with each other."""
+        import vg._vg
+        for cls in CLASSES:
+            t = vg._vg.nogil_min_ccm if cls is aead.AESCCM else vg._vg.nogil_min_gcm
+            c = make(cls)
+            nonce = bytes(12)
+            data = os.urandom(t + 1)
+            for dlen, aad in ((t - 1, b""), (t, b""), (t - 5, b"12345"), (t - 6, b"12345")):
+                ct = c.encrypt(nonce, data[:dlen], aad)
+                self.assertEqual(c.decrypt(nonce, ct, aad), data[:dlen])
+                buf = bytearray(dlen + 16)
+                c.encrypt_into(nonce, data[:dlen], aad, buf)
+                self.assertEqual(bytes(buf), ct)
+                # The same message one byte longer must share the ciphertext prefix (CTR-based modes;
+                # GCM-SIV's synthetic IV changes with the message, so only the lengths are compared).
+                longer = c.encrypt(nonce, data[:dlen + 1], aad)
+                if cls is not aead.AESGCMSIV:
+                    self.assertEqual(longer[:dlen], ct[:dlen])
+                self.assertEqual(len(longer), len(ct) + 1)
+
+
 class Fuzz(unittest.TestCase):
     def test_random_arguments(self):
         """Random argument lists from a pool of good and bad objects: an exception from the expected
