@@ -23,8 +23,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _version():
-    root = os.environ.get("VG_SOURCE_DIR") or os.path.dirname(HERE)
-    with open(os.path.join(root, "include", "vg.h"), encoding="utf-8") as f:
+    # The same search as setup.py's (VG_SOURCE_DIR, else the parent of python/), with its message.
+    root = os.path.abspath(os.environ.get("VG_SOURCE_DIR") or os.path.dirname(HERE))
+    header = os.path.join(root, "include", "vg.h")
+    if not os.path.isfile(header):
+        raise RuntimeError("vg: cannot find vg's source tree (include/vg.h, src/, CMakeLists.txt) in %s; "
+                           "set VG_SOURCE_DIR to the root of a vg checkout" % root)
+    with open(header, encoding="utf-8") as f:
         return re.search(r'#define VG_VERSION_STRING "([^"]+)"', f.read()).group(1)
 
 
