@@ -98,6 +98,16 @@ def threaded_rate(fn, nonce, data, aad, n, threads):
 
 def two_threads(rounds):
     rows = []
+    # Control: hashlib.sha256 releases the GIL for large inputs, so its scaling shows how much of a
+    # second CPU this (shared) machine actually gave during the run.
+    import hashlib
+    data = os.urandom(1 << 20)
+    fn = lambda nonce, d, aad: hashlib.sha256(d).digest()  # noqa: E731
+    one = [threaded_rate(fn, None, data, None, 256, 1) for _ in range(rounds)]
+    two = [threaded_rate(fn, None, data, None, 256, 2) for _ in range(rounds)]
+    print("control   hashlib.sha256 1 MiB: 1 thread %.0f, 2 threads %.0f calls/s (x%.2f)"
+          % (statistics.median(one), statistics.median(two), statistics.median(two) / statistics.median(one)),
+          flush=True)
     for name in CLASSES:
         for size in (1024, 16384, 1 << 20):
             # Long batches (tens of ms), so starting the threads is noise.
