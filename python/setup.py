@@ -80,6 +80,8 @@ root = vg_source_dir()
 ext = Extension(
     "vg._vg",
     sources=["_vgmodule.c"] + relative(vg_sources(root)),
+    # src/ is on the include path for vg's own sources (as CMake's PRIVATE src); _vgmodule.c includes
+    # vg.h and nothing else of vg's.
     include_dirs=[os.path.join(root, "include"), os.path.join(root, "src")],
     # VG_HAVE_SECURE_GETENV as CMake's check_symbol_exists finds it on glibc (only src/impl.c reads it).
     define_macros=[("VG_HAVE_SECURE_GETENV", "1")] if sys.platform.startswith("linux") else [],
