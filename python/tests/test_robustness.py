@@ -12,7 +12,7 @@ import tracemalloc
 import unittest
 
 from _support import (BIT_LENGTH_ERROR, CCM_TOO_LONG, CLASSES, GCM_SIV_192, KEY_ERROR, NONCE_ERROR,
-                      NONCE_LENGTHS, QUICK, SIV_192_ERROR, TAG_LENGTH_ERROR, aead, key_sizes)
+                      NONCE_LENGTHS, QUICK, SIV_192_ERROR, TAG_LENGTH_ERROR, TOO_LONG, aead, key_sizes)
 
 import vg
 
@@ -141,6 +141,21 @@ class Behaviour(unittest.TestCase):
         with self.assertRaises(ValueError) as cm:
             c.decrypt(bytes(13), bytes(65537 + 16), None)
         self.assertEqual(str(cm.exception), CCM_TOO_LONG)
+
+    def test_too_long(self):
+        """2**31 bytes of data or AAD (an anonymous mapping, never read: refused first)."""
+        import mmap
+        big = mmap.mmap(-1, 2 ** 31)
+        self.addCleanup(big.close)
+        for cls in CLASSES:
+            c = make(cls)
+            nonce = bytes(12)
+            for call in (lambda: c.encrypt(nonce, big, None), lambda: c.encrypt(nonce, b"", big),
+                         lambda: c.encrypt(b"", big, None), lambda: c.decrypt(nonce, bytes(16), big),
+                         lambda: c.encrypt_into(nonce, b"", big, bytearray(16))):
+                with self.assertRaises(OverflowError) as cm:
+                    call()
+                self.assertEqual(str(cm.exception), TOO_LONG)
 
     def test_failed_decrypt_into_zeroes(self):
         # vg's open zeroes its output on failure (cryptography's GCM and GCM-SIV leave the
