@@ -59,5 +59,17 @@ def key_sizes(name):
     return (16, 24, 32)
 
 
+def big_mapping(test, size=2 ** 31):
+    """A 2 GiB anonymous mapping for the length limits, never touched (both libraries refuse it before
+    reading a byte). A machine that will not map that much reports the test as skipped."""
+    import mmap
+    try:
+        m = mmap.mmap(-1, size)
+    except (OSError, MemoryError, OverflowError) as e:
+        test.skipTest("cannot map %d bytes: %s" % (size, e))
+    test.addCleanup(m.close)
+    return m
+
+
 def log(*args):
     print(*args, file=sys.stderr, flush=True)

@@ -4,15 +4,14 @@ AAD over every nonce and tag length each class allows, through every method and 
 exception type and message for every error case; the same results from several threads at once.
 Skipped (reported as skipped) where cryptography cannot be imported."""
 
-import mmap
 import os
 import random
 import threading
 import unittest
 
 import vg._vg
-from _support import (CLASSES, CRYPTOGRAPHY_SKIP, GCM_SIV_192, HAVE_CRYPTOGRAPHY, NONCE_LENGTHS, QUICK, SIV_192_ERROR,
-                      aead, crypto_aead, key_sizes, log)
+from _support import (CLASSES, CRYPTOGRAPHY_SKIP, GCM_SIV_192, HAVE_CRYPTOGRAPHY, NONCE_LENGTHS, QUICK,
+                      SIV_192_ERROR, aead, big_mapping, crypto_aead, key_sizes, log)
 
 RANDOM_CASES = 60 if QUICK else 400
 
@@ -241,8 +240,7 @@ class Differential(unittest.TestCase):
     def test_too_long(self):
         """The 2**31 - 1 byte limits, with a 2 GiB anonymous mapping (never touched: both refuse it
         before reading a byte)."""
-        big = mmap.mmap(-1, 2 ** 31)
-        self.addCleanup(big.close)
+        big = big_mapping(self)
         for cls in CLASSES:
             name = cls.__name__
             n = b"n" * 12

@@ -12,7 +12,8 @@ import tracemalloc
 import unittest
 
 from _support import (BIT_LENGTH_ERROR, CCM_TOO_LONG, CLASSES, GCM_SIV_192, KEY_ERROR, NONCE_ERROR,
-                      NONCE_LENGTHS, QUICK, SIV_192_ERROR, TAG_LENGTH_ERROR, TOO_LONG, aead, key_sizes)
+                      NONCE_LENGTHS, QUICK, SIV_192_ERROR, TAG_LENGTH_ERROR, TOO_LONG, aead, big_mapping,
+                      key_sizes)
 
 import vg
 
@@ -144,9 +145,7 @@ class Behaviour(unittest.TestCase):
 
     def test_too_long(self):
         """2**31 bytes of data or AAD (an anonymous mapping, never read: refused first)."""
-        import mmap
-        big = mmap.mmap(-1, 2 ** 31)
-        self.addCleanup(big.close)
+        big = big_mapping(self)
         for cls in CLASSES:
             c = make(cls)
             nonce = bytes(12)
