@@ -193,6 +193,58 @@ class GilThreshold(unittest.TestCase):
                 self.assertEqual(len(longer), len(ct) + 1)
 
 
+class GilReleased(unittest.TestCase):
+    def test_other_threads_run_during_a_large_call(self):
+        """While one thread is inside a large encrypt, another keeps running Python code. If the GIL
+        were held for the call, the other thread would stop for the whole call: its longest pause
+        would be at least the call's duration (measured alone beforehand, the fastest of 3). Passing
+        needs a longest pause under half of that; on a loaded machine the OS may pause the thread
+        anyway, so it is tried up to 5 times (a held GIL can never pass)."""
+        import threading
+        import time
+        for cls in CLASSES:
+            c = make(cls)
+            nonce = bytes(7 if cls is aead.AESCCM else 12)  # CCM: L = 8, no length limit that matters
+            size = 1 << 20
+
+            def duration(n):
+                best = None
+                for _ in range(3):
+                    t0 = time.perf_counter()
+                    c.encrypt(nonce, bytes(n), None)
+                    d = time.perf_counter() - t0
+                    best = d if best is None else min(best, d)
+                return best
+
+            d0 = duration(size)
+            while d0 < 0.02 and size < 1 << 26:
+                size *= 4
+                d0 = duration(size)
+            data = bytes(size)
+            pauses = []
+            for attempt in range(5):
+                done = threading.Event()
+
+                def worker():
+                    c.encrypt(nonce, data, None)
+                    done.set()
+
+                t = threading.Thread(target=worker)
+                stamps = [time.perf_counter()]  # a held GIL would stop this thread inside start()
+                t.start()
+                while not done.is_set():
+                    stamps.append(time.perf_counter())
+                t.join()
+                gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+                pause = max(gaps) if gaps else float("inf")
+                pauses.append(pause)
+                if pause < d0 / 2:
+                    break
+            else:
+                self.fail("%s: another thread paused for %s s during a %d-byte encrypt that takes %.4f s "
+                          "alone: the GIL looks held" % (cls.__name__, ["%.4f" % p for p in pauses], size, d0))
+
+
 class Fuzz(unittest.TestCase):
     def test_random_arguments(self):
         """Random argument lists from a pool of good and bad objects: an exception from the expected
