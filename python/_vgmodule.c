@@ -31,9 +31,9 @@
 /* Inputs (data + associated data) of at least this many bytes run with the GIL released; smaller ones
    keep it. Dropping and retaking the GIL costs little alone, but with two threads calling it hands the
    GIL over on every call (a futex wake-up, microseconds), so a release pays only when the call runs
-   well over that: measured with python/bench.py-style runs on Zen 5 (docs/python.md), releasing at 2
-   KiB made 2-thread AES-GCM at 16 KiB slower than one thread (x0.35 to x0.98) and 1-thread 4 KiB calls
-   ~1.7x slower, while 1 MiB calls scale x1.9. AES-GCM and AES-GCM-SIV run at 15-20 GB/s there (64 KiB
+   well over that: measured with python/bench.py-style runs on Zen 5 (docs/python.md), releasing from
+   2 KiB made 2 threads at 16 KiB slower than one (AES-GCM x0.66 to x0.98, AES-GCM-SIV x0.35) and
+   1-thread 4 KiB AES-GCM calls ~1.7x slower, while 1 MiB calls scale x1.9. AES-GCM and AES-GCM-SIV run at 15-20 GB/s there (64 KiB
    is 3-4 us), AES-CCM at ~1.4 GB/s (16 KiB is ~11 us). Either can be set when compiling. */
 #ifndef VG_PY_NOGIL_MIN_GCM
 #define VG_PY_NOGIL_MIN_GCM (64 * 1024)
