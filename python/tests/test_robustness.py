@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 """Bad inputs of every kind raise the expected exception (cryptography's messages, written out here
 so these run without cryptography) and none crashes; 10**5 calls, good and bad, leave Python's memory
-(tracemalloc), the process's RSS and the reference counts of the objects passed in flat."""
+(tracemalloc), the process's RSS and the reference counts of the objects passed in flat; other
+threads keep running during a large call (the GIL is released)."""
 
 import gc
 import os
