@@ -7,7 +7,8 @@
  * default 12), the total length (an update with NULL in and out), then at most one AAD update and one
  * data update of exactly that length. The AAD is kept until the data update, which runs
  * vg_aes_ccm_seal or vg_aes_ccm_open in one call. As in OpenSSL, a tag mismatch fails that update
- * (vg has zeroed the output) and Final only returns 0 bytes; an AAD update replaces an earlier one
+ * (vg has zeroed the output), and so does Final on the opening side unless a data update opened the
+ * message (OpenSSL 3.0's behaviour, checked by the differential test); an AAD update replaces an earlier one
  * (OpenSSL restarts the CBC-MAC for each), and setting the length forgets the AAD.
  *
  * TLS 1.2 records (EVP_CTRL_AEAD_TLS1_AAD, fixed IV of 4 bytes, explicit 8 bytes from the record's
@@ -197,8 +198,8 @@ static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *ou
         return 0;
     if (c->tls_aad_len != UNSET)
         return ccm_tls_record(c, out, outl, in, len);
-    if (in == NULL && out != NULL) /* Final: nothing to write */
-        return 1;
+    if (in == NULL && out != NULL) /* Final: nothing to write; an opening not completed fails (as 3.0) */
+        return c->enc || !c->iv_set;
     if (!c->iv_set)
         return 0;
     if (out == NULL) {

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
+# The OpenSSL provider's tests (included by tests/CMakeLists.txt when provider/ is built). Each runs
+# once per implementation: --impl for the test program's own vg, VG_IMPL for the vg inside vg.so.
+find_package(OpenSSL 3.0 REQUIRED COMPONENTS Crypto SSL)
+add_library(vg_provider_test_common STATIC ${CMAKE_CURRENT_SOURCE_DIR}/provider_common.c)
+target_link_libraries(vg_provider_test_common PUBLIC vg_test_harness OpenSSL::Crypto)
+set(vg_modules_dir $<TARGET_FILE_DIR:vg_provider>)
+
+# vg_add_provider_test(NAME <name> COMMAND <argv...> [TIMEOUT s])
+function(vg_add_provider_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "COMMAND" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set(quick)
+  if(VG_TEST_QUICK)
+    set(quick --quick)
+  endif()
+  foreach(impl ${VG_IMPLS})
+    add_test(NAME provider.${T_NAME}.${impl}
+             COMMAND ${T_COMMAND} --impl ${impl} --modules ${vg_modules_dir}
+                     --vectors ${CMAKE_CURRENT_SOURCE_DIR}/vectors ${quick})
+    set_tests_properties(provider.${T_NAME}.${impl} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${T_TIMEOUT}
+                         ENVIRONMENT "VG_IMPL=${impl};OPENSSL_CONF=/dev/null")
+  endforeach()
+endfunction()
+
+add_executable(test_provider_diff test_provider_diff.c)
+target_link_libraries(test_provider_diff PRIVATE vg_provider_test_common)
+add_dependencies(test_provider_diff vg_provider)
+vg_add_provider_test(NAME diff COMMAND test_provider_diff)
