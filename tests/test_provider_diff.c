@@ -10,7 +10,8 @@
  * the AAD) must fail on both. Covered: AES-128/192/256 GCM (IV 1..64 bytes, every tag length),
  * CCM (nonce 7..13, tags 4..16), CTR (across the 2^32, 2^64 and 2^128 counter wraps), ECB (with and
  * without padding, bad padding), data 0..2100 bytes and a few of 1 MiB, AAD 0..100. AES-GCM-SIV
- * (not in OpenSSL 3.0) is checked against vg's own C API instead.
+ * (not in OpenSSL 3.0) is checked against vg's own C API instead. TLS 1.2 records through the record
+ * parameters (fixed IV, "tlsaad") are checked by tls_records.
  *
  * Documented differences (checked here, so a change on either side shows): vg refuses GCM
  * decryption tags of 1-3, 5-7 and 9-11 bytes, which OpenSSL accepts.
@@ -502,6 +503,112 @@ static void gcm_short_tags(EVP_CIPHER *cv, EVP_CIPHER *cd, const char *name)
     }
 }
 
+/* TLS 1.2 records through the record parameters (fixed IV, "tlsaad", one in-place update), as
+   libssl drives them. CCM's explicit IV is the sequence number, so vg's records must equal default's
+   byte for byte; GCM's starts at random, so each side must open the other's, and vg's explicit IVs
+   must count up by one per record (a repeated nonce would open fine and is caught only here). */
+static int tls_record(EVP_CIPHER_CTX *ctx, int enc, uint64_t seq, uint8_t *rec, size_t payload, size_t taglen,
+                      int *outl)
+{
+    uint8_t aad[13];
+    size_t len = 8 + payload + (enc ? 0 : taglen);
+    for (int i = 0; i < 8; i++)
+        aad[i] = (uint8_t)(seq >> (56 - 8 * i));
+    aad[8] = 23;
+    aad[9] = 3;
+    aad[10] = 3;
+    aad[11] = (uint8_t)(len >> 8);
+    aad[12] = (uint8_t)len;
+    if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, aad) != (int)taglen)
+        return 0;
+    return EVP_CipherUpdate(ctx, rec, outl, rec, (int)(8 + payload + taglen)) > 0;
+}
+
+static EVP_CIPHER_CTX *tls_ctx(EVP_CIPHER *c, int ccm, int enc, const uint8_t *key, const uint8_t *fixed,
+                               size_t taglen)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int ok = EVP_CipherInit_ex2(ctx, c, NULL, NULL, enc, NULL) > 0;
+    if (ccm)
+        ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) > 0 &&
+             EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen, NULL) > 0 &&
+             EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_CCM_SET_IV_FIXED, 4, (void *)fixed) > 0 &&
+             EVP_CipherInit_ex2(ctx, NULL, key, NULL, -1, NULL) > 0;
+    else
+        ok = ok && EVP_CipherInit_ex2(ctx, NULL, key, NULL, -1, NULL) > 0 &&
+             EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IV_FIXED, 4, (void *)fixed) > 0;
+    CHECK(ok, "TLS record context set-up (ccm %d, enc %d)", ccm, enc);
+    return ctx;
+}
+
+static void tls_records(EVP_CIPHER *cv, EVP_CIPHER *cd, int ccm, size_t keylen, const char *name)
+{
+    uint8_t key[32], fixed[4], first_explicit[8] = { 0 };
+    size_t taglens[2] = { 16, 8 };
+    for (int t = 0; t < (ccm ? 2 : 1); t++) {
+        size_t taglen = taglens[t];
+        vgt_rand_bytes(key, keylen);
+        vgt_rand_bytes(fixed, 4);
+        EVP_CIPHER_CTX *seal_v = tls_ctx(cv, ccm, 1, key, fixed, taglen), *seal_d = tls_ctx(cd, ccm, 1, key, fixed, taglen);
+        EVP_CIPHER_CTX *open_v = tls_ctx(cv, ccm, 0, key, fixed, taglen), *open_d = tls_ctx(cd, ccm, 0, key, fixed, taglen);
+        for (uint64_t seq = 0; seq < 20; seq++) {
+            size_t payload = seq == 0 ? 0 : vgt_rand_below(1500);
+            size_t n = 8 + payload + taglen;
+            uint8_t *pt = vgt_xmalloc(payload + 1), *rv = vgt_xmalloc(n), *rd = vgt_xmalloc(n), *x = vgt_xmalloc(n);
+            int ol = -1, od = -1;
+            vgt_rand_bytes(pt, payload);
+            memcpy(rv + 8, pt, payload);
+            memcpy(rd + 8, pt, payload);
+            CHECK(tls_record(seal_v, 1, seq, rv, payload, taglen, &ol) && ol == (int)n, "%s TLS seal %llu (vg)", name,
+                  (unsigned long long)seq);
+            CHECK(tls_record(seal_d, 1, seq, rd, payload, taglen, &od) && od == (int)n, "%s TLS seal %llu (default)",
+                  name, (unsigned long long)seq);
+            if (ccm) {
+                CHECK_BYTES(rv, rd, n, "%s TLS record %llu: vg and default", name, (unsigned long long)seq);
+            } else {
+                uint8_t want[8];
+                uint64_t carry = seq;
+                if (seq == 0)
+                    memcpy(first_explicit, rv, 8);
+                memcpy(want, first_explicit, 8);
+                for (int i = 7; i >= 0 && carry; i--) {
+                    carry += want[i];
+                    want[i] = (uint8_t)carry;
+                    carry >>= 8;
+                }
+                CHECK_BYTES(rv, want, 8, "%s TLS record %llu: vg's explicit IV is the first plus %llu", name,
+                            (unsigned long long)seq, (unsigned long long)seq);
+            }
+            /* Each side opens the other's record; the payload comes back. */
+            memcpy(x, rv, n);
+            CHECK(tls_record(open_d, 0, seq, x, payload, taglen, &od) && od == (int)payload &&
+                      memcmp(x + 8, pt, payload) == 0, "%s TLS record %llu: default opens vg's", name, (unsigned long long)seq);
+            memcpy(x, rd, n);
+            CHECK(tls_record(open_v, 0, seq, x, payload, taglen, &ol) && ol == (int)payload &&
+                      memcmp(x + 8, pt, payload) == 0, "%s TLS record %llu: vg opens default's", name, (unsigned long long)seq);
+            /* A flipped bit anywhere after the explicit IV fails both, and vg zeroes the payload. */
+            size_t at = 8 + vgt_rand_below(payload + taglen);
+            uint8_t bit = (uint8_t)(1u << vgt_rand_below(8));
+            memcpy(x, rd, n);
+            x[at] ^= bit;
+            CHECK(!tls_record(open_v, 0, seq, x, payload, taglen, &ol) && vgt_all_zero(x + 8, payload),
+                  "%s TLS record %llu: vg opened a forgery", name, (unsigned long long)seq);
+            memcpy(x, rd, n);
+            x[at] ^= bit;
+            CHECK(!tls_record(open_d, 0, seq, x, payload, taglen, &od), "%s TLS record %llu: default opened a forgery",
+                  name, (unsigned long long)seq);
+            free(pt);
+            free(rv);
+            free(rd);
+            free(x);
+        }
+        EVP_CIPHER_CTX_free(seal_v);
+        EVP_CIPHER_CTX_free(seal_d);
+        EVP_CIPHER_CTX_free(open_v);
+        EVP_CIPHER_CTX_free(open_d);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -524,6 +631,8 @@ int main(int argc, char **argv)
         same_constants(cv, cd, algs[a].name);
         if (algs[a].fam == GCM)
             gcm_short_tags(cv, cd, algs[a].name);
+        if (algs[a].fam == GCM || algs[a].fam == CCM)
+            tls_records(cv, cd, algs[a].fam == CCM, algs[a].keylen, algs[a].name);
         size_t n = iters + (algs[a].fam == GCM ? 64 : 0);
         for (size_t i = 0; i < n + 2; i++) {
             int big = i >= n;
