@@ -35,3 +35,14 @@ add_executable(test_provider_libssl test_provider_libssl.c)
 target_link_libraries(test_provider_libssl PRIVATE vg_provider_test_common OpenSSL::SSL Threads::Threads)
 add_dependencies(test_provider_libssl vg_provider)
 vg_add_provider_test(NAME libssl COMMAND test_provider_libssl)
+
+# Real TLS with Debian's openssl s_server/s_client (check_provider_tls.sh). Not in ASan/MSan builds:
+# the openssl binary is not instrumented, so it cannot load an instrumented vg.so.
+vg_add_test_program(provider_impl_available provider_impl_available.c)
+if(VG_SANITIZE OR VG_MSAN)
+  message(STATUS "provider.tls.* not registered: the openssl binary cannot load a sanitized vg.so")
+else()
+  vg_add_provider_test(NAME tls TIMEOUT 600
+                       COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_provider_tls.sh
+                               --avail $<TARGET_FILE:provider_impl_available>)
+endif()
