@@ -233,6 +233,11 @@ static int siv_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz != c->keylen)
             return 0;
     }
+    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN); /* 12 bytes, the only length */
+    if (p != NULL) {
+        if (!OSSL_PARAM_get_size_t(p, &sz) || sz != SIV_NONCE)
+            return 0;
+    }
     return 1;
 }
 
@@ -268,6 +273,7 @@ static const OSSL_PARAM siv_gettable[] = {
 };
 static const OSSL_PARAM siv_settable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
     OSSL_PARAM_END
 };

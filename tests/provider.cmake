@@ -46,3 +46,12 @@ else()
                        COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_provider_tls.sh
                                --avail $<TARGET_FILE:provider_impl_available>)
 endif()
+
+# The project's AEAD vector programs, unchanged, with every vector sent through EVP and vg.so
+# (provider_vector_hook.c): NIST CAVP GCM and CCM, RFC 3610, RFC 8452, Wycheproof GCM/CCM/GCM-SIV.
+foreach(family gcm ccm gcm_siv wycheproof)
+  add_executable(provider_vectors_${family} vectors_${family}.c provider_vector_hook.c)
+  target_link_libraries(provider_vectors_${family} PRIVATE vg_vecfile vg_provider_test_common)
+  add_dependencies(provider_vectors_${family} vg_provider)
+  vg_add_provider_test(NAME vectors_${family} COMMAND provider_vectors_${family})
+endforeach()
