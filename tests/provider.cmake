@@ -55,3 +55,10 @@ foreach(family gcm ccm gcm_siv wycheproof)
   add_dependencies(provider_vectors_${family} vg_provider)
   vg_add_provider_test(NAME vectors_${family} COMMAND provider_vectors_${family})
 endforeach()
+# The AESAVS ECB vectors (KAT, MMT, Monte Carlo): vectors_aes.c, unchanged, included by
+# provider_vectors_aes.c after provider_ecb_shim.h, which renames its AES calls to EVP's AES-*-ECB
+# from vg.so (provider_ecb_shim.c).
+add_executable(provider_vectors_aes provider_vectors_aes.c provider_ecb_shim.c)
+target_link_libraries(provider_vectors_aes PRIVATE vg_vecfile vg_provider_test_common)
+add_dependencies(provider_vectors_aes vg_provider)
+vg_add_provider_test(NAME vectors_aes COMMAND provider_vectors_aes)
