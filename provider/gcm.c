@@ -208,7 +208,8 @@ static int gcm_tls_record(struct gcm_ctx *c, unsigned char *out, size_t *outl, c
     size_t plen = 0;
     int ok = 0;
 
-    if (c->key == NULL || !c->iv_gen || in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + GCM_TAG_MAX)
+    if (c->key == NULL || !c->iv_gen || c->ivlen < TLS_EXPLICIT_IV_LEN || in == NULL || out != in ||
+        len < TLS_EXPLICIT_IV_LEN + GCM_TAG_MAX)
         goto done;
     if (c->enc) {
         if (++c->tls_enc_records == 0)
@@ -362,7 +363,7 @@ static int gcm_tls_iv_set_fixed(struct gcm_ctx *c, const unsigned char *iv, size
 /* "tlsivgen": starts the message with the current IV, hands out its last olen bytes, then adds 1. */
 static int gcm_get_iv_gen(struct gcm_ctx *c, unsigned char *out, size_t olen)
 {
-    if (!c->iv_gen || c->key == NULL || !gcm_start(c))
+    if (!c->iv_gen || c->key == NULL || c->ivlen < TLS_EXPLICIT_IV_LEN || !gcm_start(c))
         return 0;
     if (olen == 0 || olen > c->ivlen)
         olen = c->ivlen;

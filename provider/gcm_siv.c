@@ -28,7 +28,8 @@ struct siv_ctx {
     unsigned char *aad;
     size_t aad_len, aad_cap;
     size_t keylen;
-    int enc, key_set, iv_set, tag_set, done, verified;
+    int enc, key_set, iv_set, done, verified;
+    int tag_set; /* opening: the caller's tag is in tag; sealing: the computed tag is */
     unsigned char iv[SIV_NONCE];
     unsigned char tag[SIV_TAG];
 };
@@ -94,7 +95,6 @@ static int siv_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 static int siv_init(struct siv_ctx *c, const unsigned char *key, size_t keylen, const unsigned char *iv,
                     size_t ivlen, const OSSL_PARAM params[], int enc)
 {
-    c->enc = enc;
     if (iv != NULL) {
         if (ivlen != SIV_NONCE)
             return 0;
@@ -106,11 +106,14 @@ static int siv_init(struct siv_ctx *c, const unsigned char *key, size_t keylen, 
             return 0;
         c->key_set = 1;
     }
-    /* A new message: forget the last one's AAD, verdict and tag. */
+    /* A new message: forget the last one's AAD and verdict, and a computed tag. A tag the caller
+       set for opening stays (EVP lets it be set before or after the key and IV). */
+    if (enc != c->enc || enc)
+        c->tag_set = 0;
+    c->enc = enc;
     siv_forget_aad(c);
     c->done = 0;
     c->verified = 0;
-    c->tag_set = 0;
     return siv_set_ctx_params(c, params);
 }
 

@@ -440,12 +440,17 @@ static void siv_case(size_t keylen, EVP_CIPHER *cv, size_t len, const char *name
         size_t off = 0;
         const uint8_t *in = enc ? pt : want;
 
-        ok = EVP_CipherInit_ex2(ctx, cv, key, nonce, enc, NULL) > 0;
+        int tag_first = !enc && vgt_rand_below(2); /* the tag set before the key and nonce, or after */
         memcpy(tag, want_tag, 16);
         if (forge == 2)
             tag[vgt_rand_below(16)] ^= 1;
-        if (!enc)
-            ok &= EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0;
+        if (tag_first)
+            ok = EVP_CipherInit_ex2(ctx, cv, NULL, NULL, 0, NULL) > 0 &&
+                 EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0 &&
+                 EVP_CipherInit_ex2(ctx, NULL, key, nonce, 0, NULL) > 0;
+        else
+            ok = EVP_CipherInit_ex2(ctx, cv, key, nonce, enc, NULL) > 0 &&
+                 (enc || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0);
         for (int i = 0; i < pl.naad; i++) {
             ok &= EVP_CipherUpdate(ctx, NULL, &outl, aad + off, (int)pl.aad[i]) > 0;
             off += pl.aad[i];

@@ -38,6 +38,7 @@
 
 static struct vgp_test g;
 static OSSL_LIB_CTX *plain;
+static OSSL_PROVIDER *plain_default;
 static char *key_pem, *cert_pem;
 
 static void fail_ssl(const char *what)
@@ -229,7 +230,7 @@ int main(int argc, char **argv)
     if (!EVP_set_default_properties(g.lib, "?provider=vg"))
         fail_ssl("default properties");
     plain = OSSL_LIB_CTX_new();
-    if (plain == NULL || OSSL_PROVIDER_load(plain, "default") == NULL)
+    if (plain == NULL || (plain_default = OSSL_PROVIDER_load(plain, "default")) == NULL)
         fail_ssl("plain library context");
     make_cert();
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
@@ -237,6 +238,7 @@ int main(int argc, char **argv)
             run(&suites[i], vg_is_server);
     free(key_pem);
     free(cert_pem);
+    OSSL_PROVIDER_unload(plain_default);
     OSSL_LIB_CTX_free(plain);
     vgp_close(&g);
     return vgt_finish();
