@@ -28,7 +28,7 @@
 #include "provider_common.h"
 
 #define MAXPIECES 8
-#define MAXTRACE 600
+#define MAXTRACE 800
 
 enum family { GCM, CCM, CTR, ECB };
 
@@ -147,6 +147,17 @@ static void aead_run(EVP_CIPHER *cipher, int ccm, int enc, const uint8_t *key, c
     V(r, EVP_CipherInit_ex2(ctx, NULL, key, iv, enc, NULL));
     T(r, EVP_CIPHER_CTX_get_iv_length(ctx));
     T(r, EVP_CIPHER_CTX_get_key_length(ctx));
+    {
+        /* "iv" and "updated-iv" read back (into a buffer of exactly the IV's length) */
+        uint8_t got[2][64];
+        memset(got, 0, sizeof got);
+        V(r, EVP_CIPHER_CTX_get_original_iv(ctx, got[0], ivlen));
+        V(r, EVP_CIPHER_CTX_get_updated_iv(ctx, got[1], ivlen));
+        for (size_t i = 0; i < ivlen; i++) {
+            T(r, got[0][i]);
+            T(r, got[1][i]);
+        }
+    }
     if (ccm) {
         V(r, EVP_CipherUpdate(ctx, NULL, &outl, NULL, (int)len));
         T(r, outl);
