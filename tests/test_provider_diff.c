@@ -104,7 +104,7 @@ static void maybe_copy(EVP_CIPHER_CTX **ctx, int step, const struct plan *pl, st
     int ok = EVP_CIPHER_CTX_copy(n, *ctx);
     V(r, ok);
     if (ok) {
-        /* Scribble over the original before freeing it: the copy must not depend on it. */
+        /* The original is freed (and so wiped) at once: the copy must not depend on it. */
         EVP_CIPHER_CTX_free(*ctx);
         *ctx = n;
     } else {
