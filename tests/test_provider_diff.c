@@ -639,6 +639,17 @@ int main(int argc, char **argv)
     };
     vgt_init(argc, argv);
     vgp_open(&g);
+    {
+        /* The provider's own parameters (buildinfo was checked by vgp_open). */
+        const char *name = NULL, *version = NULL;
+        int status = 0;
+        OSSL_PARAM params[] = { OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_NAME, (char **)&name, 0),
+                                OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_VERSION, (char **)&version, 0),
+                                OSSL_PARAM_construct_int(OSSL_PROV_PARAM_STATUS, &status), OSSL_PARAM_construct_end() };
+        CHECK(OSSL_PROVIDER_get_params(g.vg, params) && name && version && strcmp(name, "vg") == 0 &&
+                  strcmp(version, vg_version()) == 0 && status == 1,
+              "provider parameters: name %s, version %s, status %d", name ? name : "-", version ? version : "-", status);
+    }
     size_t iters = vgt_quick() ? 40 : 150;
 
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
