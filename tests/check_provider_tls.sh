@@ -88,11 +88,11 @@ free_port() {
     if ! grep -q ":$hex " /proc/net/tcp /proc/net/tcp6 2>/dev/null; then echo "$p"; return; fi
   done
 }
-# Waits (up to 2 s) until something listens on 127.0.0.1:$1 (from /proc/net/tcp, without connecting).
+# Waits (up to 10 s, for a loaded machine) until something listens on 127.0.0.1:$1 (from /proc/net/tcp, without connecting).
 wait_listen() {
   hex=$(printf '%04X' "$1")
   i=0
-  while [ $i -lt 100 ]; do
+  while [ $i -lt 500 ]; do
     if grep -q "^ *[0-9]*: 0100007F:$hex 00000000:0000 0A" /proc/net/tcp 2>/dev/null; then return 0; fi
     if ! kill -0 "$server_pid" 2>/dev/null; then return 1; fi
     sleep 0.02
