@@ -7,6 +7,7 @@ pkgs=(
   build-essential cmake pkg-config python3
   valgrind                                   # constant-time check (memcheck) + its client header
   libssl-dev libbearssl-dev                  # peers in vg-speed and differential checks
+  openssl                                    # s_server/s_client for the provider's TLS test
   clang libclang-rt-14-dev                   # clang build and sanitizers
   qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross  # big-endian run of the portable suite
   gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross   # the power8/power9 suite under qemu-ppc64le

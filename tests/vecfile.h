@@ -145,4 +145,8 @@ int vt_aead_param_error(enum vt_aead alg, size_t key_len, size_t nonce_len, size
  * Failures name where. Returns 1 if every check passed. */
 int vt_check_aead(enum vt_aead alg, const struct vt_aead_vector *v, int expect, const char *where);
 
+/* When set (before the first vector), vt_check_aead hands every vector to it instead: the provider's
+   vector tests run the same programs with a hook that goes through OpenSSL's EVP. */
+extern int (*vt_check_aead_hook)(enum vt_aead alg, const struct vt_aead_vector *v, int expect, const char *where);
+
 #endif

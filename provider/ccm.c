@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
+/*
+ * ccm.c — AES-128/192/256-CCM for EVP, over vg's one-shot CCM.
+ *
+ * CCM needs the message length before anything else, and OpenSSL's EVP interface says so: the nonce
+ * length ("ivlen", 7..13, default 7: L = 8), the tag length (EVP_CTRL_AEAD_SET_TAG with NULL data,
+ * default 12), the total length (an update with NULL in and out), then at most one AAD update and one
+ * data update of exactly that length. The AAD is kept until the data update, which runs
+ * vg_aes_ccm_seal or vg_aes_ccm_open in one call. As in OpenSSL, a tag mismatch fails that update
+ * (vg has zeroed the output), and so does Final on the opening side unless a data update opened the
+ * message (OpenSSL 3.0's behaviour, checked by the differential test); an AAD update replaces an earlier one
+ * (OpenSSL restarts the CBC-MAC for each), and setting the length forgets the AAD.
+ *
+ * TLS 1.2 records (EVP_CTRL_AEAD_TLS1_AAD, fixed IV of 4 bytes, explicit 8 bytes from the record's
+ * sequence number when sealing) are one in-place update: explicit IV | payload | tag.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#include "vgprov.h"
+
+#define UNSET ((size_t)-1)
+#define TLS_AAD_LEN 13
+#define TLS_FIXED_IV_LEN 4
+#define TLS_EXPLICIT_IV_LEN 8
+
+struct ccm_ctx {
+    vg_aes_ccm_key key;
+    struct vgp_provctx *prov;
+    unsigned char *aad; /* the AAD of the message under way (heap) */
+    size_t aad_len, aad_cap;
+    size_t keylen;
+    size_t l;           /* length-field size L: the nonce has 15 - L bytes */
+    size_t m;           /* tag length */
+    size_t mlen;        /* message length, once len_set */
+    size_t tls_aad_len; /* UNSET, or TLS records from now on */
+    size_t tls_aad_pad;
+    int enc, key_set, iv_set, tag_set, len_set;
+    unsigned char iv[16];
+    unsigned char tag[16];
+    unsigned char tls_aad[TLS_AAD_LEN];
+};
+
+static void *ccm_newctx(void *provctx, size_t keylen)
+{
+    struct ccm_ctx *c = aligned_alloc(16, sizeof *c);
+
+    if (c == NULL)
+        return NULL;
+    memset(c, 0, sizeof *c);
+    c->prov = provctx;
+    c->keylen = keylen;
+    c->l = 8;
+    c->m = 12;
+    c->tls_aad_len = UNSET;
+    return c;
+}
+
+static void ccm_forget_aad(struct ccm_ctx *c)
+{
+    if (c->aad != NULL)
+        OPENSSL_cleanse(c->aad, c->aad_cap);
+    c->aad_len = 0;
+}
+
+static void ccm_freectx(void *vctx)
+{
+    struct ccm_ctx *c = vctx;
+
+    if (c == NULL)
+        return;
+    ccm_forget_aad(c);
+    free(c->aad);
+    vg_aes_ccm_key_wipe(&c->key);
+    OPENSSL_cleanse(c, sizeof *c);
+    free(c);
+}
+
+static void *ccm_dupctx(void *vctx)
+{
+    const struct ccm_ctx *c = vctx;
+    struct ccm_ctx *d = aligned_alloc(16, sizeof *d);
+
+    if (d == NULL)
+        return NULL;
+    memcpy(d, c, sizeof *d); /* the key by memcpy, as vg.h allows */
+    d->aad = NULL;
+    d->aad_cap = 0;
+    if (c->aad_cap > 0) {
+        d->aad = malloc(c->aad_cap);
+        if (d->aad == NULL) {
+            vg_aes_ccm_key_wipe(&d->key);
+            OPENSSL_cleanse(d, sizeof *d);
+            free(d);
+            return NULL;
+        }
+        d->aad_cap = c->aad_cap;
+        memcpy(d->aad, c->aad, c->aad_len);
+    }
+    return d;
+}
+
+static size_t ccm_ivlen(const struct ccm_ctx *c)
+{
+    return 15 - c->l;
+}
+
+static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+
+static int ccm_init(struct ccm_ctx *c, const unsigned char *key, size_t keylen, const unsigned char *iv,
+                    size_t ivlen, const OSSL_PARAM params[], int enc)
+{
+    c->enc = enc;
+    if (iv != NULL) {
+        if (ivlen != ccm_ivlen(c))
+            return 0;
+        memcpy(c->iv, iv, ivlen);
+        c->iv_set = 1;
+    }
+    if (key != NULL) {
+        if (keylen != c->keylen || vg_aes_ccm_init(&c->key, key, keylen) != VG_OK)
+            return 0;
+        c->key_set = 1;
+    }
+    return ccm_set_ctx_params(c, params);
+}
+
+static int ccm_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+                     size_t ivlen, const OSSL_PARAM params[])
+{
+    return ccm_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int ccm_dinit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+                     size_t ivlen, const OSSL_PARAM params[])
+{
+    return ccm_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+static void ccm_set_length(struct ccm_ctx *c, size_t mlen)
+{
+    c->mlen = mlen;
+    c->len_set = 1;
+    ccm_forget_aad(c);
+}
+
+static int ccm_store_aad(struct ccm_ctx *c, const unsigned char *aad, size_t len)
+{
+    if (len > c->aad_cap) {
+        unsigned char *n = malloc(len);
+        if (n == NULL)
+            return 0;
+        ccm_forget_aad(c);
+        free(c->aad);
+        c->aad = n;
+        c->aad_cap = len;
+    }
+    memcpy(c->aad, aad, len);
+    c->aad_len = len;
+    return 1;
+}
+
+static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, const unsigned char *in,
+                          size_t len)
+{
+    if (in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + c->m)
+        return 0;
+    if (c->enc) /* the explicit IV is the record's sequence number, the start of the AAD */
+        memcpy(out, c->tls_aad, TLS_EXPLICIT_IV_LEN);
+    memcpy(c->iv + TLS_FIXED_IV_LEN, in, TLS_EXPLICIT_IV_LEN);
+    len -= TLS_EXPLICIT_IV_LEN + c->m;
+    in += TLS_EXPLICIT_IV_LEN;
+    out += TLS_EXPLICIT_IV_LEN;
+    if (c->enc) {
+        if (vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->tls_aad, c->tls_aad_len, in, len, out, out + len,
+                            c->m) != VG_OK)
+            return 0;
+        *outl = len + TLS_EXPLICIT_IV_LEN + c->m;
+    } else {
+        if (vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->tls_aad, c->tls_aad_len, in, len, in + len, c->m,
+                            out) != VG_OK)
+            return 0;
+        *outl = len;
+    }
+    return 1;
+}
+
+static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *outl, const unsigned char *in,
+                               size_t len)
+{
+    vgp_count_op(c->prov);
+    *outl = 0;
+    if (!c->key_set)
+        return 0;
+    if (c->tls_aad_len != UNSET)
+        return ccm_tls_record(c, out, outl, in, len);
+    if (in == NULL && out != NULL) /* Final: nothing to write; an opening not completed fails (as 3.0) */
+        return c->enc || !c->iv_set;
+    if (!c->iv_set)
+        return 0;
+    if (out == NULL) {
+        if (in == NULL) {
+            ccm_set_length(c, len);
+        } else {
+            if (!c->len_set && len > 0)
+                return 0;
+            if (len > 0 && !ccm_store_aad(c, in, len))
+                return 0;
+        }
+    } else {
+        if (!c->len_set)
+            ccm_set_length(c, len);
+        if (len != c->mlen)
+            return 0;
+        if (c->enc) {
+            if (vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad, c->aad_len, in, len, out, c->tag, c->m) !=
+                VG_OK)
+                return 0;
+            c->tag_set = 1;
+        } else {
+            if (!c->tag_set)
+                return 0;
+            int rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad, c->aad_len, in, len, c->tag, c->m,
+                                     out);
+            if (rc != VG_OK)
+                return 0;
+            c->iv_set = 0;
+            c->tag_set = 0;
+            c->len_set = 0;
+        }
+    }
+    *outl = len;
+    return 1;
+}
+
+static int ccm_stream_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+                             const unsigned char *in, size_t inl)
+{
+    if (outsize < inl)
+        return 0;
+    return ccm_cipher_internal(vctx, out, outl, in, inl);
+}
+
+static int ccm_stream_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+    (void)outsize;
+    if (!ccm_cipher_internal(vctx, out, outl, NULL, 0))
+        return 0;
+    *outl = 0;
+    return 1;
+}
+
+static int ccm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
+                      size_t inl)
+{
+    if (outsize < inl || !ccm_cipher_internal(vctx, out, outl, in, inl))
+        return 0;
+    *outl = inl;
+    return 1;
+}
+
+static size_t ccm_tls_init(struct ccm_ctx *c, const unsigned char *aad, size_t alen)
+{
+    size_t len;
+
+    if (aad == NULL || alen != TLS_AAD_LEN)
+        return 0;
+    memcpy(c->tls_aad, aad, alen);
+    c->tls_aad_len = alen;
+    len = (size_t)c->tls_aad[alen - 2] << 8 | c->tls_aad[alen - 1];
+    if (len < TLS_EXPLICIT_IV_LEN)
+        return 0;
+    len -= TLS_EXPLICIT_IV_LEN;
+    if (!c->enc) {
+        if (len < c->m)
+            return 0;
+        len -= c->m;
+    }
+    c->tls_aad[alen - 2] = (unsigned char)(len >> 8);
+    c->tls_aad[alen - 1] = (unsigned char)len;
+    return c->m;
+}
+
+static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    struct ccm_ctx *c = vctx;
+    const OSSL_PARAM *p;
+    size_t sz;
+
+    if (params == NULL)
+        return 1;
+    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    if (p != NULL) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING)
+            return 0;
+        if ((p->data_size & 1) || p->data_size < 4 || p->data_size > 16)
+            return 0;
+        if (p->data != NULL) {
+            if (c->enc)
+                return 0;
+            memcpy(c->tag, p->data, p->data_size);
+            c->tag_set = 1;
+        }
+        c->m = p->data_size;
+    }
+    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN);
+    if (p != NULL) {
+        if (!OSSL_PARAM_get_size_t(p, &sz) || sz < 7 || sz > 13)
+            return 0;
+        c->l = 15 - sz;
+    }
+    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
+    if (p != NULL) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING)
+            return 0;
+        sz = ccm_tls_init(c, p->data, p->data_size);
+        if (sz == 0)
+            return 0;
+        c->tls_aad_pad = sz;
+    }
+    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+    if (p != NULL) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size != TLS_FIXED_IV_LEN)
+            return 0;
+        memcpy(c->iv, p->data, TLS_FIXED_IV_LEN);
+    }
+    return 1;
+}
+
+static int ccm_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    struct ccm_ctx *c = vctx;
+    OSSL_PARAM *p;
+
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, ccm_ivlen(c)))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->m))
+        return 0;
+    const char *iv_names[] = { OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV };
+    for (size_t i = 0; i < 2; i++) {
+        p = OSSL_PARAM_locate(params, iv_names[i]);
+        if (p != NULL) {
+            if (ccm_ivlen(c) > p->data_size)
+                return 0;
+            if (!OSSL_PARAM_set_octet_string(p, c->iv, ccm_ivlen(c)) &&
+                !OSSL_PARAM_set_octet_ptr(p, c->iv, ccm_ivlen(c)))
+                return 0;
+        }
+    }
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    if (p != NULL) {
+        if (!c->enc || !c->tag_set || p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL ||
+            p->data_size != c->m)
+            return 0;
+        memcpy(p->data, c->tag, c->m);
+        p->return_size = c->m;
+        c->tag_set = 0;
+        c->iv_set = 0;
+        c->len_set = 0;
+    }
+    return 1;
+}
+
+static const OSSL_PARAM ccm_gettable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
+    OSSL_PARAM_END
+};
+static const OSSL_PARAM ccm_settable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *ccm_gettable_ctx_params(void *cctx, void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return ccm_gettable;
+}
+
+static const OSSL_PARAM *ccm_settable_ctx_params(void *cctx, void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return ccm_settable;
+}
+
+#define VGP_CCM(bits)                                                                             \
+    static void *ccm##bits##_newctx(void *provctx) { return ccm_newctx(provctx, (bits) / 8); }     \
+    static int ccm##bits##_get_params(OSSL_PARAM params[])                                        \
+    {                                                                                             \
+        return vgp_cipher_get_params(params, VGP_MODE_CCM, (bits) / 8, 12, 1, 1);                 \
+    }                                                                                             \
+    const OSSL_DISPATCH vgp_aes##bits##ccm_functions[] = {                                         \
+        { OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))ccm##bits##_newctx },                          \
+        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ccm_freectx },                                \
+        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ccm_dupctx },                                  \
+        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ccm_einit },                             \
+        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ccm_dinit },                             \
+        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ccm_stream_update },                           \
+        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ccm_stream_final },                             \
+        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ccm_cipher },                                  \
+        { OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))ccm##bits##_get_params },                  \
+        { OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))vgp_cipher_gettable_params },         \
+        { OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ccm_get_ctx_params },                  \
+        { OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))ccm_set_ctx_params },                  \
+        { OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))ccm_gettable_ctx_params },        \
+        { OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))ccm_settable_ctx_params },        \
+        { 0, NULL }                                                                               \
+    };
+
+VGP_CCM(128)
+VGP_CCM(192)
+VGP_CCM(256)

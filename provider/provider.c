@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
+/*
+ * provider.c — the entry point of vg.so: the provider's parameters, its algorithm table and the
+ * algorithm parameters every cipher shares.
+ *
+ * Names and aliases are OpenSSL's own, so "AES-128-GCM" fetched with "provider=vg" (or with
+ * default_properties "?provider=vg") gets vg. AES-192-GCM-SIV is registered only if
+ * vg_aes_gcm_siv_init accepts a 24-byte key (vg.h says 16 or 32 today): the check runs at init.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include "vgprov.h"
+
+#define VGP_PROPS "provider=vg"
+
+#define ALG(names, fns) { names, VGP_PROPS, fns, NULL }
+#define VGP_COMMON_ALGORITHMS                                                                     \
+    ALG("AES-128-GCM:aes-128-gcm:id-aes128-GCM:2.16.840.1.101.3.4.1.6", vgp_aes128gcm_functions), \
+    ALG("AES-192-GCM:aes-192-gcm:id-aes192-GCM:2.16.840.1.101.3.4.1.26", vgp_aes192gcm_functions),\
+    ALG("AES-256-GCM:aes-256-gcm:id-aes256-GCM:2.16.840.1.101.3.4.1.46", vgp_aes256gcm_functions),\
+    ALG("AES-128-CCM:aes-128-ccm:id-aes128-CCM:2.16.840.1.101.3.4.1.7", vgp_aes128ccm_functions), \
+    ALG("AES-192-CCM:aes-192-ccm:id-aes192-CCM:2.16.840.1.101.3.4.1.27", vgp_aes192ccm_functions),\
+    ALG("AES-256-CCM:aes-256-ccm:id-aes256-CCM:2.16.840.1.101.3.4.1.47", vgp_aes256ccm_functions),\
+    ALG("AES-128-CTR", vgp_aes128ctr_functions),                                                  \
+    ALG("AES-192-CTR", vgp_aes192ctr_functions),                                                  \
+    ALG("AES-256-CTR", vgp_aes256ctr_functions),                                                  \
+    ALG("AES-128-ECB:2.16.840.1.101.3.4.1.1", vgp_aes128ecb_functions),                           \
+    ALG("AES-192-ECB:2.16.840.1.101.3.4.1.21", vgp_aes192ecb_functions),                          \
+    ALG("AES-256-ECB:2.16.840.1.101.3.4.1.41", vgp_aes256ecb_functions),                          \
+    ALG("AES-128-GCM-SIV", vgp_aes128gcmsiv_functions),                                           \
+    ALG("AES-256-GCM-SIV", vgp_aes256gcmsiv_functions)
+
+static const OSSL_ALGORITHM vgp_ciphers[] = {
+    VGP_COMMON_ALGORITHMS,
+    { NULL, NULL, NULL, NULL }
+};
+static const OSSL_ALGORITHM vgp_ciphers_with_siv192[] = {
+    VGP_COMMON_ALGORITHMS,
+    ALG("AES-192-GCM-SIV", vgp_aes192gcmsiv_functions),
+    { NULL, NULL, NULL, NULL }
+};
+
+/* Set once at init, read-only afterwards: which of the two tables this instance offers. */
+struct vgp_instance {
+    struct vgp_provctx ctx;
+    const OSSL_ALGORITHM *ciphers;
+};
+
+#define VGP_PARAM_CIPHER_OPS "vg-cipher-ops"
+
+static const OSSL_PARAM vgp_param_types[] = {
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(VGP_PARAM_CIPHER_OPS, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *vgp_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return vgp_param_types;
+}
+
+static int vgp_get_params(void *provctx, OSSL_PARAM params[])
+{
+    struct vgp_provctx *p = provctx;
+    OSSL_PARAM *q;
+
+    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
+    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, "vg"))
+        return 0;
+    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
+    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, vg_version()))
+        return 0;
+    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
+    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, vg_impl_name()))
+        return 0;
+    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
+    if (q != NULL && !OSSL_PARAM_set_int(q, 1))
+        return 0;
+    q = OSSL_PARAM_locate(params, VGP_PARAM_CIPHER_OPS);
+    if (q != NULL && !OSSL_PARAM_set_uint64(q, atomic_load_explicit(&p->cipher_ops, memory_order_relaxed)))
+        return 0;
+    return 1;
+}
+
+static const OSSL_ALGORITHM *vgp_query(void *provctx, int operation_id, int *no_cache)
+{
+    const struct vgp_instance *inst = provctx;
+
+    *no_cache = 0;
+    if (operation_id == OSSL_OP_CIPHER)
+        return inst->ciphers;
+    return NULL;
+}
+
+static void vgp_teardown(void *provctx)
+{
+    free(provctx);
+}
+
+static const OSSL_DISPATCH vgp_dispatch[] = {
+    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))vgp_teardown },
+    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))vgp_gettable_params },
+    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))vgp_get_params },
+    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))vgp_query },
+    { 0, NULL }
+};
+
+/* 1 if this build of vg takes 24-byte AES-GCM-SIV keys. */
+static int vgp_siv192_supported(void)
+{
+    static const uint8_t key[24];
+    vg_aes_gcm_siv_key *k = aligned_alloc(16, sizeof *k);
+    int ok;
+
+    if (k == NULL)
+        return 0;
+    ok = vg_aes_gcm_siv_init(k, key, sizeof key) == VG_OK;
+    vg_aes_gcm_siv_key_wipe(k);
+    free(k);
+    return ok;
+}
+
+/* The one exported symbol (the rest is hidden, and vg.map says so too). */
+__attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
+                                                              const OSSL_DISPATCH *in,
+                                                              const OSSL_DISPATCH **out, void **provctx);
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                       const OSSL_DISPATCH **out, void **provctx)
+{
+    struct vgp_instance *inst;
+
+    (void)in;
+    inst = calloc(1, sizeof *inst);
+    if (inst == NULL)
+        return 0;
+    inst->ctx.handle = handle;
+    atomic_init(&inst->ctx.cipher_ops, 0);
+    inst->ciphers = vgp_siv192_supported() ? vgp_ciphers_with_siv192 : vgp_ciphers;
+    *out = vgp_dispatch;
+    *provctx = inst; /* inst->ctx is its first member */
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+static const OSSL_PARAM vgp_cipher_param_types[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+    OSSL_PARAM_END
+};
+
+const OSSL_PARAM *vgp_cipher_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return vgp_cipher_param_types;
+}
+
+/* As OpenSSL's: the AEAD modes say aead=1 and custom-iv=1 (EVP leaves the IV to the cipher). */
+int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen, size_t ivlen,
+                          size_t blocksize, int aead)
+{
+    OSSL_PARAM *p;
+
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
+    if (p != NULL && !OSSL_PARAM_set_uint(p, mode))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, ivlen))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, blocksize))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
+    if (p != NULL && !OSSL_PARAM_set_int(p, aead))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
+    if (p != NULL && !OSSL_PARAM_set_int(p, aead))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    return 1;
+}
+
+int vgp_random(unsigned char *out, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = getrandom(out, len, 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        out += n;
+        len -= (size_t)n;
+    }
+    return 1;
+}

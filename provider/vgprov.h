@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
+/*
+ * vgprov.h — what the files of the OpenSSL 3 provider module (vg.so) share.
+ *
+ * The provider sits above vg.h and uses nothing else of vg. Each cipher family has its own file:
+ * gcm.c (AES-GCM, streaming, TLS 1.2 records), ccm.c (AES-CCM, TLS 1.2 records), block.c (AES-ECB with
+ * PKCS#7 padding and AES-CTR with OpenSSL's 128-bit counter), gcm_siv.c (AES-GCM-SIV, OpenSSL 3.2's
+ * names). provider.c holds the entry point, the algorithm table and the provider's own parameters.
+ *
+ * Parameters keep the meaning OpenSSL 3.0's default provider gives them (docs/openssl-provider.md
+ * lists the few places where vg refuses what OpenSSL accepts). There is no global mutable state:
+ * everything lives in the provider context (one per loaded instance) or in a cipher context.
+ */
+#ifndef VG_PROVIDER_H
+#define VG_PROVIDER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+
+#include "vg.h"
+
+/* One per loaded instance of the provider (OSSL_provider_init allocates it). */
+struct vgp_provctx {
+    const OSSL_CORE_HANDLE *handle;
+    /* Cipher operations served (every update and final of every cipher context): read through the
+       provider parameter "vg-cipher-ops", which is how the tests prove vg served a TLS connection. */
+    atomic_uint_least64_t cipher_ops;
+};
+
+static inline void vgp_count_op(struct vgp_provctx *p)
+{
+    atomic_fetch_add_explicit(&p->cipher_ops, 1, memory_order_relaxed);
+}
+
+/* The mode numbers EVP_CIPHER_get_mode reports (OpenSSL's EVP_CIPH_*_MODE values). */
+#define VGP_MODE_ECB 0x1
+#define VGP_MODE_CTR 0x5
+#define VGP_MODE_GCM 0x6
+#define VGP_MODE_CCM 0x7
+#define VGP_MODE_GCM_SIV 0x10005 /* OpenSSL 3.2's EVP_CIPH_GCM_SIV_MODE */
+
+/* Algorithm (not context) parameters, shared by every cipher: see provider.c. */
+int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen, size_t ivlen,
+                          size_t blocksize, int aead);
+const OSSL_PARAM *vgp_cipher_gettable_params(void *provctx);
+
+/* Random bytes from the operating system (getrandom): 1 on success. */
+int vgp_random(unsigned char *out, size_t len);
+
+/* Constant-time: 0xff.. if a == b, else 0, for a, b < 2^63. */
+static inline size_t vgp_ct_eq(size_t a, size_t b)
+{
+    size_t d = a ^ b;
+    return (size_t)0 - (size_t)(1 ^ ((d | ((size_t)0 - d)) >> (sizeof(size_t) * 8 - 1)));
+}
+
+/* Constant-time: all ones if a < b, else 0, for a, b < 2^63. */
+static inline size_t vgp_ct_lt(size_t a, size_t b)
+{
+    return (size_t)0 - ((a - b) >> (sizeof(size_t) * 8 - 1));
+}
+
+/* The dispatch tables of each family, one per key size (and the algorithm table's entries). */
+extern const OSSL_DISPATCH vgp_aes128gcm_functions[], vgp_aes192gcm_functions[], vgp_aes256gcm_functions[];
+extern const OSSL_DISPATCH vgp_aes128ccm_functions[], vgp_aes192ccm_functions[], vgp_aes256ccm_functions[];
+extern const OSSL_DISPATCH vgp_aes128ctr_functions[], vgp_aes192ctr_functions[], vgp_aes256ctr_functions[];
+extern const OSSL_DISPATCH vgp_aes128ecb_functions[], vgp_aes192ecb_functions[], vgp_aes256ecb_functions[];
+extern const OSSL_DISPATCH vgp_aes128gcmsiv_functions[], vgp_aes192gcmsiv_functions[],
+    vgp_aes256gcmsiv_functions[];
+
+#endif
