@@ -3,12 +3,13 @@
  * fuzz_gcm_siv — AES-GCM-SIV (RFC 8452) on every available implementation against the spec.
  *
  * Input layout (short inputs read as zeros):
- *   byte  k      key length 16/32 (k % 2); if k & 0x80 the bad-length checks run (bytes bn, bt below)
+ *   byte  k      key length 16/24/32 ((k & 0x7f) % 3); if k & 0x80 the bad-length checks run (bytes bn,
+ *                bt below)
  *   key_len      key
  *   12           nonce
  *   byte  bn     bad nonce length bn % 32 (skipped when 12)
  *   byte  bt     bad tag length bt % 32 (skipped when 16); bad key length (bt >> 2) % 64 (skipped when
- *                16 or 32)
+ *                16, 24 or 32)
  *   2     a      AAD length a % (FZ_MAX_AAD + 1)
  *   byte  m      what the forgery check mutates: m % 4 = ciphertext, tag, nonce, AAD
  *   2     pos    which byte;  byte x: XOR mask (0 read as 1)
@@ -62,7 +63,7 @@ static void check_bad_lengths(const vg_aes_gcm_siv_key *k, const uint8_t *nonce,
         FZ_CHECK(rc == want, "open nonce_len %zu tag_len %zu = %d, want %d", nl, tl, rc, want);
         FZ_CHECK(fz_all(out, len, FZ_SENTINEL), "rejected open (nonce_len %zu tag_len %zu) wrote output", nl, tl);
     }
-    if (bad_key != 16 && bad_key != 32) {
+    if (bad_key != 16 && bad_key != 24 && bad_key != 32) {
         static vg_aes_gcm_siv_key kk;
         memset(key, 0x33, sizeof key);
         memset(&kk, FZ_SENTINEL, sizeof kk);
@@ -80,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t key[32], nonce[12], noncem[12], want_tag[16], tagm[16];
 
     uint8_t kb = fz_byte(&in);
-    size_t key_len = (kb & 1) ? 32 : 16;
+    static const size_t key_lens[3] = {16, 24, 32};
+    size_t key_len = key_lens[(kb & 0x7f) % 3];
     fz_fill(&in, key, key_len);
     fz_fill(&in, nonce, 12);
     size_t bad_nonce = fz_byte(&in) % 32;
