@@ -61,7 +61,7 @@ build() {
         echo "build-peers: $name: no libcrypto.a under $dest/build" >&2
         exit 1
     fi
-    rm -rf "$dest/include" "$dest/lib"
+    rm -rf "${dest:?}/include" "${dest:?}/lib"
     mkdir -p "$dest/lib"
     cp -R "$src/include" "$dest/include"
     cp "$lib" "$dest/lib/libcrypto.a"
