@@ -11,7 +11,9 @@
 # temporary directory).
 #
 # Each binary times vg next to its own peers, so vg is measured three times; OUT.csv keeps all three
-# (vg_with_openssl, vg_with_boringssl, vg_with_awslc) and the chart draws their median. Figures of 64
+# (vg_with_openssl, vg_with_boringssl, vg_with_awslc) and the chart draws their median, with their range
+# as a band: on a shared machine the three runs differ, and a peer is only strictly comparable with the
+# vg of its own run (vg-speed's ratio columns, in the tables). Figures of 64
 # bytes or less, which vg-speed reports in ns per call, are turned into GB/s (bytes / ns).
 #
 # Environment: CHART_WORK, where the tables go; CHART_ARGS, extra vg-speed arguments (default "--cpu-time", the thread's CPU-time clock
@@ -79,7 +81,7 @@ for bin in $ran; do set -- "$@" "$work/$bin.csv"; done
     echo "# cpu: $CHART_CPU; date: $date; vg $vg_commit ($impl)"
     echo "# OpenSSL: $openssl; BoringSSL: $boringssl; AWS-LC: $awslc"
     echo "# vg-speed arguments: --no-limit --filter =aes128-gcm-seal,=aes128-gcm-open --sizes $sizes $args"
-    echo "# vg = median of vg_with_openssl, vg_with_boringssl, vg_with_awslc (vg as timed next to each peer)"
+    echo "# vg = median of vg_with_openssl, vg_with_boringssl, vg_with_awslc (vg as timed next to each peer); vg_min, vg_max their range"
     awk -F, '
         FNR == 1 {
             for (i = 1; i <= NF; i++) col[$i] = i
@@ -105,7 +107,7 @@ for bin in $ran; do set -- "$@" "$work/$bin.csv"; done
             }
         }
         END {
-            print "row,bytes,vg,openssl,boringssl,awslc,vg_with_openssl,vg_with_boringssl,vg_with_awslc"
+            print "row,bytes,vg,openssl,boringssl,awslc,vg_with_openssl,vg_with_boringssl,vg_with_awslc,vg_min,vg_max"
             for (i = 1; i <= n; i++) {
                 k = order[i]; split(k, p, SUBSEP)
                 m = 0
@@ -117,7 +119,7 @@ for bin in $ran; do set -- "$@" "$work/$bin.csv"; done
                 printf "%s,%s,%.4g", p[1], p[2], med
                 split("openssl boringssl awslc vg_with_openssl vg_with_boringssl vg_with_awslc", names, " ")
                 for (j = 1; j <= 6; j++) printf ",%s", ((names[j], k) in v) ? sprintf("%.4g", v[names[j], k]) : ""
-                printf "\n"
+                printf ",%.4g,%.4g\n", x[1], x[m]
             }
         }' "$@"
 } >"$out.csv"
@@ -138,12 +140,14 @@ set grid xtics ytics lc rgb "#dddddd"
 set key right center
 set multiplot layout 1,2 title "AES-128-GCM (12-byte nonce, 16-byte tag, no AAD) on $CHART_CPU\nvg-speed $args, medians; vg $vg_commit ($impl), each peer in its own binary next to vg; $date"
 set title "seal"
-plot "$out.csv" using (strcol(1) eq "aes128-gcm-seal" ? \$2 : 1/0):3 with linespoints lw 2 pt 7 lc rgb "#d62728" title "vg ($impl)", \
+plot "$out.csv" using (strcol(1) eq "aes128-gcm-seal" ? \$2 : 1/0):10:11 with filledcurves fc rgb "#d62728" fs transparent solid 0.15 noborder title "vg, range of its runs", \
+     "" using (strcol(1) eq "aes128-gcm-seal" ? \$2 : 1/0):3 with linespoints lw 2 pt 7 lc rgb "#d62728" title "vg ($impl), median of its runs", \
      "" using (strcol(1) eq "aes128-gcm-seal" ? \$2 : 1/0):4 with linespoints lw 1.5 pt 5 lc rgb "#1f77b4" title "$openssl", \
      "" using (strcol(1) eq "aes128-gcm-seal" ? \$2 : 1/0):5 with linespoints lw 1.5 pt 9 lc rgb "#2ca02c" title "$boringssl", \
      "" using (strcol(1) eq "aes128-gcm-seal" ? \$2 : 1/0):6 with linespoints lw 1.5 pt 11 lc rgb "#ff7f0e" title "$awslc"
 set title "open"
-plot "$out.csv" using (strcol(1) eq "aes128-gcm-open" ? \$2 : 1/0):3 with linespoints lw 2 pt 7 lc rgb "#d62728" title "vg ($impl)", \
+plot "$out.csv" using (strcol(1) eq "aes128-gcm-open" ? \$2 : 1/0):10:11 with filledcurves fc rgb "#d62728" fs transparent solid 0.15 noborder title "vg, range of its runs", \
+     "" using (strcol(1) eq "aes128-gcm-open" ? \$2 : 1/0):3 with linespoints lw 2 pt 7 lc rgb "#d62728" title "vg ($impl), median of its runs", \
      "" using (strcol(1) eq "aes128-gcm-open" ? \$2 : 1/0):4 with linespoints lw 1.5 pt 5 lc rgb "#1f77b4" title "$openssl", \
      "" using (strcol(1) eq "aes128-gcm-open" ? \$2 : 1/0):5 with linespoints lw 1.5 pt 9 lc rgb "#2ca02c" title "$boringssl", \
      "" using (strcol(1) eq "aes128-gcm-open" ? \$2 : 1/0):6 with linespoints lw 1.5 pt 11 lc rgb "#ff7f0e" title "$awslc"
