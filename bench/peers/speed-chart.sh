@@ -13,12 +13,13 @@
 # Each binary times vg next to its own peers, so vg is measured three times; OUT.csv keeps all three
 # (vg_with_openssl, vg_with_boringssl, vg_with_awslc) and the chart draws their median, with their range
 # as a band: on a shared machine the three runs differ, and a peer is only strictly comparable with the
-# vg of its own run (vg-speed's ratio columns, in the tables). Figures of 64
-# bytes or less, which vg-speed reports in ns per call, are turned into GB/s (bytes / ns).
+# vg of its own run (vg-speed's ratio columns, in the tables). Figures of 64 bytes or less, which
+# vg-speed reports in ns per call, are turned into GB/s (bytes / ns).
 #
-# Environment: CHART_WORK, where the tables go; CHART_ARGS, extra vg-speed arguments (default "--cpu-time", the thread's CPU-time clock
-# for a shared machine); CHART_CPU, the CPU as the chart names it (default: /proc/cpuinfo's model name
-# with its family and model, and the number of online CPUs). A benchmark, not a test: nothing here checks a time.
+# Environment: CHART_WORK, where the tables go; CHART_ARGS, extra vg-speed arguments (default
+# "--cpu-time", the thread's CPU-time clock, for a shared machine); CHART_CPU, the CPU as the chart
+# names it (default: /proc/cpuinfo's model name with its family and model, and the number of online
+# CPUs). A benchmark, not a test: nothing here checks a time, but a MISMATCH (exit 1) stops it.
 set -eu
 
 if [ $# -ne 2 ]; then
@@ -50,8 +51,13 @@ for bin in vg-speed vg-speed-boringssl vg-speed-awslc; do
         continue
     fi
     # shellcheck disable=SC2086 # CHART_ARGS is a list of arguments
-    "$bench/$bin" --no-limit --filter =aes128-gcm-seal,=aes128-gcm-open --sizes "$sizes" $args \
-        --csv "$work/$bin.csv" | tee "$work/$bin.txt"
+    if ! "$bench/$bin" --no-limit --filter =aes128-gcm-seal,=aes128-gcm-open --sizes "$sizes" $args \
+        --csv "$work/$bin.csv" >"$work/$bin.txt"; then
+        cat "$work/$bin.txt"
+        echo "speed-chart: $bin failed (a MISMATCH or a failed operation): no chart" >&2
+        exit 1
+    fi
+    cat "$work/$bin.txt"
     ran="$ran $bin"
 done
 [ -n "$ran" ] || { echo "speed-chart: no vg-speed binary in $bench" >&2; exit 2; }
