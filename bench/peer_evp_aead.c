@@ -12,7 +12,7 @@
  *
  * What each row uses:
  *   AES key set-up   AES_set_encrypt_key (check: AES_encrypt of the counter block)
- *   ECB              EVP_aes_*_ecb through EVP_{En,De}cryptUpdate, padding off
+ *   ECB              EVP_aes_*_ecb through EVP_CipherUpdate, padding off
  *   CTR              AES_ctr128_encrypt (hardware AES when the CPU has it; 32-bit counter blocks
  *                    with a carry into the upper 96 bits, which the check never reaches)
  *   GCM              EVP_aead_aes_{128,192,256}_gcm, EVP_AEAD_CTX_seal / EVP_AEAD_CTX_open
@@ -266,8 +266,10 @@ static int aead_run(void *state, uint64_t iterations)
  * 1 EDX; 1: CPUID 1 ECX; 2: CPUID 7 EBX; 3: CPUID 7 ECX; already masked by XCR0 and by the
  * OPENSSL_ia32cap environment variable). Neither exports it in a public header, but it is an
  * ordinary global of libcrypto.a (BoringSSL reads it through bssl::OPENSSL_get_ia32cap(idx), which
- * also runs the CPUID probe if it has not run). The conditions below are those of the library's GCM set-up
- * at the commits measured; if a later commit changes them, this line must follow.
+ * also runs the CPUID probe if it has not run). The conditions below are those of the library's GCM
+ * set-up at the commits measured (BoringSSL a0689af, AWS-LC v5.5.0-30-g3bda7bae9); if a later commit
+ * changes them, this function must follow. Both builds contain the 512-bit code (build-peers.sh sets
+ * none of the MY_ASSEMBLER_IS_TOO_OLD_* options).
  *
  * BoringSSL (crypto/fipsmodule/aes/gcm.cc.inc, CRYPTO_ghash_init and CRYPTO_gcm128_init_aes_key):
  *   clmul = PCLMULQDQ && SSSE3
