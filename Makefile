@@ -5,7 +5,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
+.PHONY: all speed speed-chart deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
 
 all:
 	cmake -S . -B build -DVG_WERROR=ON
@@ -18,6 +18,15 @@ speed:
 
 deps:
 	scripts/install-deps.sh
+
+# The AES-128-GCM chart of docs/speed.md (docs/speed-gcm.svg and the CSV it is drawn from): vg-speed,
+# vg-speed-boringssl and vg-speed-awslc built against PEERS (bench/peers/build-peers.sh's OUTDIR),
+# run with --csv and plotted with gnuplot. A benchmark, not a test; CI never runs it.
+speed-chart:
+	@test -n "$(PEERS)" || { echo "usage: make speed-chart PEERS=OUTDIR (bench/peers/build-peers.sh BORINGSSL_SRC AWSLC_SRC OUTDIR makes it)"; exit 2; }
+	cmake -S . -B build-peers -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DVG_SPEED_PEERS=$(abspath $(PEERS))
+	cmake --build build-peers -j$(JOBS) --target vg-speed vg-speed-boringssl vg-speed-awslc
+	bench/peers/speed-chart.sh build-peers docs/speed-gcm
 
 # Every test: the fuzz smoke runs, the Frama-C proofs (WP contracts, Eva's absence of run-time
 # errors; docs/proofs-wp.md, docs/proofs-eva.md), native (vectors, differential, bad input, threads,
@@ -114,4 +123,4 @@ install:
 	cmake --install build
 
 clean:
-	rm -rf build build-asan build-msan build-s390x build-ppc64le* build-aarch64* build-fuzz build-frama-eva*
+	rm -rf build build-peers build-asan build-msan build-s390x build-ppc64le* build-aarch64* build-fuzz build-frama-eva*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * speed.h — what vg-speed's driver (vg-speed.c) and its participants (peer_vg.c, peer_openssl.c,
- * peer_bearssl.c) share.
+ * peer_bearssl.c, and peer_evp_aead.c for the optional BoringSSL and AWS-LC binaries) share.
  *
  * A *row* is one operation on one key size ("aes128-gcm-seal"); a *cell* is a row at one message size.
  * For each cell the driver asks every participant (vg once per implementation measured, then each
@@ -63,11 +63,15 @@ struct speed_job {
  * on failure (an error from the library, a rejected tag, a failed allocation).
  */
 struct speed_peer {
-    const char *name;    /* "vg", "OpenSSL", "BearSSL" */
-    const char *key;     /* JSON key: "vg", "openssl", "bearssl" */
+    const char *name;    /* "vg", "OpenSSL", "BearSSL", "BoringSSL", "AWS-LC" */
+    const char *key;     /* JSON key: "vg", "openssl", "bearssl", "boringssl", "awslc" */
     /* Whether the library has this row at all; if not, *why says so in a short phrase
        ("no ECB API"). */
     int (*supports)(const struct speed_row *row, const char **why);
+    /* Optional (NULL: every cell of a supported row): whether the library can do this cell, for
+       limits that depend on the message (a CCM variant whose length field holds 65535 bytes at
+       most). A cell it cannot do has no column for this peer ("-"). */
+    int (*supports_job)(const struct speed_job *job);
     /* Sets up keys and contexts for the job (impl: which vg implementation; NULL for peers).
        Returns NULL on failure. Nothing here is timed. */
     void *(*open)(const struct speed_job *job, const char *impl);
@@ -93,6 +97,14 @@ extern const struct speed_peer speed_peer_openssl;
 #endif
 #ifdef VG_SPEED_HAVE_BEARSSL
 extern const struct speed_peer speed_peer_bearssl;
+#endif
+/* The optional peer binaries (vg-speed-boringssl, vg-speed-awslc): vg-speed.c compiled again with
+   one of these and no other peer, since a second libcrypto cannot share a process with the first. */
+#ifdef VG_SPEED_PEER_BORINGSSL
+extern const struct speed_peer speed_peer_boringssl;
+#endif
+#ifdef VG_SPEED_PEER_AWSLC
+extern const struct speed_peer speed_peer_awslc;
 #endif
 
 /* Whether this CPU has a feature, by the name Linux gives it in /proc/cpuinfo ("aes", "vaes",

@@ -22,6 +22,11 @@
  * and, for OpenSSL, the AES-GCM code path it takes here (derived, see peer_openssl.c), and warns when
  * VG_IMPL was set but not honoured.
  *
+ * The same file, compiled again with VG_SPEED_PEER_BORINGSSL or VG_SPEED_PEER_AWSLC and
+ * peer_evp_aead.c, makes the optional vg-speed-boringssl and vg-speed-awslc (bench/CMakeLists.txt,
+ * VG_SPEED_PEERS): vg next to that one library, by the same method, since two libcryptos cannot share
+ * a process.
+ *
  * Exit status: 0 success, 1 a correctness failure (MISMATCH or an operation that failed during the
  * check), 2 a usage error or an operation that failed while timed.
  */
@@ -134,8 +139,28 @@ static const struct speed_peer *const peers[] = {
 #ifdef VG_SPEED_HAVE_BEARSSL
     &speed_peer_bearssl,
 #endif
+#ifdef VG_SPEED_PEER_BORINGSSL
+    &speed_peer_boringssl,
+#endif
+#ifdef VG_SPEED_PEER_AWSLC
+    &speed_peer_awslc,
+#endif
     NULL,
 };
+#if defined(VG_SPEED_PEER_BORINGSSL) || defined(VG_SPEED_PEER_AWSLC)
+#if defined(VG_SPEED_HAVE_OPENSSL) || defined(VG_SPEED_HAVE_BEARSSL) || \
+    (defined(VG_SPEED_PEER_BORINGSSL) && defined(VG_SPEED_PEER_AWSLC))
+#error "a peer binary links vg and one libcrypto only: their symbols collide"
+#endif
+#define VG_SPEED_PEER_BINARY 1
+#ifdef VG_SPEED_PEER_BORINGSSL
+#define VG_SPEED_PEERS_TEXT "BoringSSL (this build's only peer)"
+#else
+#define VG_SPEED_PEERS_TEXT "AWS-LC (this build's only peer)"
+#endif
+#else
+#define VG_SPEED_PEERS_TEXT "OpenSSL and BearSSL"
+#endif
 #define MAX_PEERS 2
 
 /* The issue's sizes on x86-64 (the machine the targets are set on): short messages, the packet
@@ -179,7 +204,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: vg-speed [options]\n"
-            "Times every algorithm of vg next to OpenSSL and BearSSL in one process; prints medians.\n"
+            "Times every algorithm of vg next to " VG_SPEED_PEERS_TEXT " in one process; prints medians.\n"
             "  --sizes LIST   message sizes in bytes, comma-separated (k and M suffixes: x1024);\n"
             "                 default " DEFAULT_SIZES_TEXT ", except the aad13 (TLS) rows: 16,64,576,1350,\n"
             "                 16k, and the streaming rows: 16k,1M (--sizes applies to every row)\n"
@@ -477,11 +502,16 @@ static void print_header(void)
 {
     const char *not_built[2] = {NULL, NULL};
     size_t nnot = 0;
+#ifdef VG_SPEED_PEER_BINARY
+    /* Not a missing package: a second libcrypto cannot share this process. */
+    not_built[nnot++] = "OpenSSL, BearSSL: in vg-speed (this binary is vg next to one libcrypto only)";
+#else
 #ifndef VG_SPEED_HAVE_OPENSSL
     not_built[nnot++] = "OpenSSL: not built in (install libssl-dev)";
 #endif
 #ifndef VG_SPEED_HAVE_BEARSSL
     not_built[nnot++] = "BearSSL: not built in (install libbearssl-dev)";
+#endif
 #endif
     const char *env_warning = impl_env_warning();
     if (env_warning && !opt.table) fprintf(stderr, "vg-speed: WARNING: %s\n", env_warning);
@@ -1173,6 +1203,7 @@ static void run_cell(const struct speed_row *row, size_t len)
     for (size_t i = 0; peers[i]; i++) {
         const char *why;
         if (!peers[i]->supports(row, &why)) continue;
+        if (peers[i]->supports_job && !peers[i]->supports_job(&job)) continue;
         parts[nparts].peer = peers[i];
         nparts++;
     }
