@@ -5,7 +5,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed speed-chart deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
+.PHONY: all speed speed-chart speed-doc deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
 
 all:
 	cmake -S . -B build -DVG_WERROR=ON
@@ -15,6 +15,13 @@ speed:
 	cmake -S . -B build -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release
 	cmake --build build -j$(JOBS) --target vg-speed
 	./build/bench/vg-speed $(SPEED_ARGS)
+
+# docs/speed.md's measured section, rewritten from one fresh run of every implementation (a benchmark;
+# run it on a machine as quiet as you can get, and commit the page with the code it measured).
+speed-doc:
+	cmake -S . -B build -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release
+	cmake --build build -j$(JOBS) --target vg-speed
+	python3 bench/speed-doc.py ./build/bench/vg-speed docs/speed.md $(SPEED_ARGS)
 
 deps:
 	scripts/install-deps.sh
