@@ -9,8 +9,9 @@
  *                  and inside the tail, and 0xFFFFFFFF exactly; the written-back counter; nblocks 0
  *   key set-up     every wrong length -> VG_ERR_KEY_LENGTH with the key struct byte-for-byte
  *                  untouched; NULL struct / NULL key -> VG_ERR_ARG; re-keying; wipe zeroes
- *   misuse         the void functions do nothing (out and counter untouched) for a NULL, zeroed,
- *                  garbage or wiped key, NULL buffers, NULL counter, partly overlapping in/out
+ *   misuse         ECB and CTR32 return VG_ERR_ARG with out and counter untouched for a NULL, zeroed,
+ *                  garbage or wiped key, NULL buffers, NULL counter, nblocks * 16 overflowing, partly
+ *                  overlapping in/out, a counter overlapping in or out; nblocks 0 is VG_OK
  *   selection      vg_impl_select / vg_impl_name / vg_impl_list agree; unknown names refused; a key
  *                  keeps the implementation that set it up whatever is selected later
  *   vg_strerror    every code has its own non-NULL sentence
@@ -278,7 +279,7 @@ static void test_key_setup(void)
 }
 
 /* Every misuse is VG_ERR_ARG with nothing written: out (the whole arena) and counter untouched. */
-static void test_void_misuse(void)
+static void test_block_misuse(void)
 {
     uint8_t key[16], ctr0[16], ctr[16];
     vgt_rand_bytes(key, 16);
@@ -498,7 +499,7 @@ int main(int argc, char **argv)
     test_differential();
     test_offsets();
     test_counter_wrap();
-    test_void_misuse();
+    test_block_misuse();
     test_selection();
     return vgt_finish();
 }
