@@ -16,7 +16,8 @@
 #
 # Needs nginx (Debian: apt-get install nginx-light), curl and openssl. Everything (key, certificate,
 # configurations, the served file, pid file, logs, nginx's temp paths) lives in a temp dir removed on
-# exit; nginx is started with -p/-c/-e pointing there and listens on 127.0.0.1 only. When run as
+# exit; nginx is started with -p/-c/-e pointing there and listens on 127.0.0.1 only; openssl, nginx
+# and curl all get an OPENSSL_CONF in the temp dir, so /etc/ssl/openssl.cnf is not used. When run as
 # root the worker stays root (`user root root;`) so it can read the temp dir and /proc shows its maps.
 set -u
 
@@ -76,14 +77,6 @@ die() {
 }
 
 # --- key, certificate, file, OpenSSL configurations ----------------------------------------------
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=127.0.0.1 \
-    -addext subjectAltName=IP:127.0.0.1 -keyout "$dir/key.pem" -out "$dir/cert.pem" 2> "$dir/req.log" ||
-    { cat "$dir/req.log" >&2; die "openssl req failed"; }
-mkdir -p "$dir/www" "$dir/tmp"
-head -c $((mib * 1048576)) /dev/urandom > "$dir/www/blob" || die "cannot write the $mib MiB file"
-want_sha=$(sha256sum < "$dir/www/blob" | cut -d' ' -f1)
-bytes=$((mib * 1048576))
-
 cat > "$dir/vg.cnf" << EOF
 openssl_conf = openssl_init
 [openssl_init]
@@ -108,6 +101,14 @@ default = default_sect
 [default_sect]
 activate = 1
 EOF
+OPENSSL_CONF=$dir/default.cnf openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$dir/key.pem" -out "$dir/cert.pem" 2> "$dir/req.log" ||
+    { cat "$dir/req.log" >&2; die "openssl req failed"; }
+mkdir -p "$dir/www" "$dir/tmp"
+head -c $((mib * 1048576)) /dev/urandom > "$dir/www/blob" || die "cannot write the $mib MiB file"
+want_sha=$(sha256sum < "$dir/www/blob" | cut -d' ' -f1)
+bytes=$((mib * 1048576))
 
 # --- nginx ----------------------------------------------------------------------------------------
 suites=(TLS_AES_128_GCM_SHA256 TLS_AES_256_GCM_SHA384)
