@@ -56,7 +56,7 @@ masters=()
 workers=()
 
 cleanup() {
-    local p i
+    local p i alive=0
     for p in "${masters[@]}"; do kill -TERM "$p" 2> /dev/null; done
     for i in 1 2 3 4 5 6 7 8 9 10; do
         alive=0
@@ -64,7 +64,9 @@ cleanup() {
         [ $alive = 0 ] && break
         sleep 0.5
     done
-    for p in "${masters[@]}" "${workers[@]}"; do kill -KILL "$p" 2> /dev/null; done
+    if [ $alive = 1 ]; then
+        for p in "${masters[@]}" "${workers[@]}"; do kill -KILL "$p" 2> /dev/null; done
+    fi
     wait 2> /dev/null
     rm -rf "$dir"
 }
@@ -194,6 +196,7 @@ start_nginx() {
             kill -0 "$m" 2> /dev/null || break
             w=$(cat "/proc/$m/task/$m/children" 2> /dev/null)
             w=${w%% *}
+            [ -n "$w" ] || w=$(pgrep -P "$m" 2> /dev/null | head -n 1)
             if [ -n "$w" ]; then
                 ok=1
                 for s in "${suites[@]}"; do
@@ -309,10 +312,11 @@ echo
 # default transfer of one run are back to back, so they saw about the same machine).
 for s in "${suites[@]}"; do
     paired=$(paste -d' ' <(printf '%s\n' ${cpus[$s.vg]}) <(printf '%s\n' ${cpus[$s.default]}) |
-        awk '{ printf "%.4f\n", (1 - $1 / $2) * 100 }')
+        awk '$2 > 0 { printf "%.4f\n", (1 - $1 / $2) * 100 }')
     awk -v s="$s" -v v="$(median "${cpus[$s.vg]}")" -v d="$(median "${cpus[$s.default]}")" \
         -v mv="$(median "${speeds[$s.vg]}")" -v md="$(median "${speeds[$s.default]}")" \
         -v p="$(median "$paired")" 'BEGIN {
+        if (d <= 0 || md <= 0) { printf "%s: too few CPU ticks to compare (try a larger --mib)\n", s; exit }
         printf "%s: server CPU s/GiB %.1f%% lower with vg (median of the runs'"'"' own reductions: %.1f%%); MB/s %+.1f%%\n",
             s, (1 - v / d) * 100, p, (mv / md - 1) * 100 }'
 done
