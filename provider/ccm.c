@@ -31,8 +31,7 @@
 struct ccm_ctx {
     vg_aes_ccm_key key;
     struct vgp_provctx *prov;
-    unsigned char *aad; /* the AAD of the message under way (heap) */
-    size_t aad_len, aad_cap;
+    struct vgp_buf aad; /* the AAD of the message under way */
     size_t keylen;
     size_t l;           /* length-field size L: the nonce has 15 - L bytes */
     size_t m;           /* tag length */
@@ -60,21 +59,13 @@ static void *ccm_newctx(void *provctx, size_t keylen)
     return c;
 }
 
-static void ccm_forget_aad(struct ccm_ctx *c)
-{
-    if (c->aad != NULL)
-        OPENSSL_cleanse(c->aad, c->aad_cap);
-    c->aad_len = 0;
-}
-
 static void ccm_freectx(void *vctx)
 {
     struct ccm_ctx *c = vctx;
 
     if (c == NULL)
         return;
-    ccm_forget_aad(c);
-    free(c->aad);
+    vgp_buf_free(&c->aad);
     vg_aes_ccm_key_wipe(&c->key);
     OPENSSL_cleanse(c, sizeof *c);
     free(c);
@@ -88,18 +79,11 @@ static void *ccm_dupctx(void *vctx)
     if (d == NULL)
         return NULL;
     memcpy(d, c, sizeof *d); /* the key by memcpy, as vg.h allows */
-    d->aad = NULL;
-    d->aad_cap = 0;
-    if (c->aad_cap > 0) {
-        d->aad = malloc(c->aad_cap);
-        if (d->aad == NULL) {
-            vg_aes_ccm_key_wipe(&d->key);
-            OPENSSL_cleanse(d, sizeof *d);
-            free(d);
-            return NULL;
-        }
-        d->aad_cap = c->aad_cap;
-        memcpy(d->aad, c->aad, c->aad_len);
+    if (!vgp_buf_dup(&d->aad, &c->aad)) {
+        vg_aes_ccm_key_wipe(&d->key);
+        OPENSSL_cleanse(d, sizeof *d);
+        free(d);
+        return NULL;
     }
     return d;
 }
@@ -145,23 +129,14 @@ static void ccm_set_length(struct ccm_ctx *c, size_t mlen)
 {
     c->mlen = mlen;
     c->len_set = 1;
-    ccm_forget_aad(c);
+    vgp_buf_clear(&c->aad);
 }
 
+/* CCM takes its AAD in one update (the whole of it, as OpenSSL's does): it replaces any before. */
 static int ccm_store_aad(struct ccm_ctx *c, const unsigned char *aad, size_t len)
 {
-    if (len > c->aad_cap) {
-        unsigned char *n = malloc(len);
-        if (n == NULL)
-            return 0;
-        ccm_forget_aad(c);
-        free(c->aad);
-        c->aad = n;
-        c->aad_cap = len;
-    }
-    memcpy(c->aad, aad, len);
-    c->aad_len = len;
-    return 1;
+    vgp_buf_clear(&c->aad);
+    return vgp_buf_append(&c->aad, aad, len);
 }
 
 static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, const unsigned char *in,
@@ -217,14 +192,14 @@ static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *ou
         if (len != c->mlen)
             return 0;
         if (c->enc) {
-            if (vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad, c->aad_len, in, len, out, c->tag, c->m) !=
+            if (vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, out, c->tag, c->m) !=
                 VG_OK)
                 return 0;
             c->tag_set = 1;
         } else {
             if (!c->tag_set)
                 return 0;
-            int rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad, c->aad_len, in, len, c->tag, c->m,
+            int rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, c->tag, c->m,
                                      out);
             if (rc != VG_OK)
                 return 0;

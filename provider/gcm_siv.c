@@ -25,8 +25,7 @@
 struct siv_ctx {
     vg_aes_gcm_siv_key key;
     struct vgp_provctx *prov;
-    unsigned char *aad;
-    size_t aad_len, aad_cap;
+    struct vgp_buf aad; /* the message's AAD, gathered over the updates */
     size_t keylen;
     int enc, key_set, iv_set, done, verified;
     int tag_set; /* opening: the caller's tag is in tag; sealing: the computed tag is */
@@ -46,21 +45,13 @@ static void *siv_newctx(void *provctx, size_t keylen)
     return c;
 }
 
-static void siv_forget_aad(struct siv_ctx *c)
-{
-    if (c->aad != NULL)
-        OPENSSL_cleanse(c->aad, c->aad_cap);
-    c->aad_len = 0;
-}
-
 static void siv_freectx(void *vctx)
 {
     struct siv_ctx *c = vctx;
 
     if (c == NULL)
         return;
-    siv_forget_aad(c);
-    free(c->aad);
+    vgp_buf_free(&c->aad);
     vg_aes_gcm_siv_key_wipe(&c->key);
     OPENSSL_cleanse(c, sizeof *c);
     free(c);
@@ -74,18 +65,11 @@ static void *siv_dupctx(void *vctx)
     if (d == NULL)
         return NULL;
     memcpy(d, c, sizeof *d);
-    d->aad = NULL;
-    d->aad_cap = 0;
-    if (c->aad_cap > 0) {
-        d->aad = malloc(c->aad_cap);
-        if (d->aad == NULL) {
-            vg_aes_gcm_siv_key_wipe(&d->key);
-            OPENSSL_cleanse(d, sizeof *d);
-            free(d);
-            return NULL;
-        }
-        d->aad_cap = c->aad_cap;
-        memcpy(d->aad, c->aad, c->aad_len);
+    if (!vgp_buf_dup(&d->aad, &c->aad)) {
+        vg_aes_gcm_siv_key_wipe(&d->key);
+        OPENSSL_cleanse(d, sizeof *d);
+        free(d);
+        return NULL;
     }
     return d;
 }
@@ -111,7 +95,7 @@ static int siv_init(struct siv_ctx *c, const unsigned char *key, size_t keylen, 
     if (enc != c->enc || enc)
         c->tag_set = 0;
     c->enc = enc;
-    siv_forget_aad(c);
+    vgp_buf_clear(&c->aad);
     c->done = 0;
     c->verified = 0;
     return siv_set_ctx_params(c, params);
@@ -129,34 +113,6 @@ static int siv_dinit(void *vctx, const unsigned char *key, size_t keylen, const 
     return siv_init(vctx, key, keylen, iv, ivlen, params, 0);
 }
 
-static int siv_append_aad(struct siv_ctx *c, const unsigned char *aad, size_t len)
-{
-    size_t need = c->aad_len + len;
-
-    if (need < len)
-        return 0;
-    if (need > c->aad_cap) {
-        size_t cap = need;
-        unsigned char *n;
-
-        if (c->aad_cap <= SIZE_MAX / 2 && 2 * c->aad_cap > cap)
-            cap = 2 * c->aad_cap;
-        n = malloc(cap);
-        if (n == NULL)
-            return 0;
-        if (c->aad_len > 0)
-            memcpy(n, c->aad, c->aad_len);
-        if (c->aad != NULL)
-            OPENSSL_cleanse(c->aad, c->aad_cap);
-        free(c->aad);
-        c->aad = n;
-        c->aad_cap = cap;
-    }
-    memcpy(c->aad + c->aad_len, aad, len);
-    c->aad_len = need;
-    return 1;
-}
-
 /* The whole message at once. */
 static int siv_run(struct siv_ctx *c, const unsigned char *in, unsigned char *out, size_t len)
 {
@@ -164,12 +120,12 @@ static int siv_run(struct siv_ctx *c, const unsigned char *in, unsigned char *ou
 
     c->done = 1;
     if (c->enc) {
-        rc = vg_aes_gcm_siv_seal(&c->key, c->iv, SIV_NONCE, c->aad, c->aad_len, in, len, out, c->tag, SIV_TAG);
+        rc = vg_aes_gcm_siv_seal(&c->key, c->iv, SIV_NONCE, c->aad.p, c->aad.len, in, len, out, c->tag, SIV_TAG);
         c->tag_set = rc == VG_OK;
     } else {
         if (!c->tag_set)
             return 0;
-        rc = vg_aes_gcm_siv_open(&c->key, c->iv, SIV_NONCE, c->aad, c->aad_len, in, len, c->tag, SIV_TAG, out);
+        rc = vg_aes_gcm_siv_open(&c->key, c->iv, SIV_NONCE, c->aad.p, c->aad.len, in, len, c->tag, SIV_TAG, out);
         c->verified = rc == VG_OK;
     }
     return rc == VG_OK;
@@ -187,7 +143,7 @@ static int siv_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     if (!c->key_set || !c->iv_set || c->done || in == NULL)
         return 0;
     if (out == NULL)
-        return siv_append_aad(c, in, inl) ? (*outl = inl, 1) : 0;
+        return vgp_buf_append(&c->aad, in, inl) ? (*outl = inl, 1) : 0;
     if (outsize < inl || !siv_run(c, in, out, inl))
         return 0;
     *outl = inl;

@@ -13,6 +13,7 @@
 #include <sys/random.h>
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/params.h>
 
 #include "vgprov.h"
@@ -205,6 +206,67 @@ int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen,
     p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
     if (p != NULL && !OSSL_PARAM_set_int(p, 0))
         return 0;
+    return 1;
+}
+
+void vgp_buf_clear(struct vgp_buf *b)
+{
+    if (b->p != NULL)
+        OPENSSL_cleanse(b->p, b->cap);
+    b->len = 0;
+}
+
+void vgp_buf_free(struct vgp_buf *b)
+{
+    vgp_buf_clear(b);
+    free(b->p);
+    b->p = NULL;
+    b->cap = 0;
+}
+
+int vgp_buf_append(struct vgp_buf *b, const unsigned char *data, size_t n)
+{
+    size_t need = b->len + n;
+
+    if (need < n)
+        return 0;
+    if (need > b->cap) {
+        /* grow geometrically (AAD may come in many small updates), moving and wiping the old copy */
+        size_t cap = need;
+        unsigned char *np;
+
+        if (b->cap <= SIZE_MAX / 2 && 2 * b->cap > cap)
+            cap = 2 * b->cap;
+        np = malloc(cap);
+        if (np == NULL)
+            return 0;
+        if (b->len > 0)
+            memcpy(np, b->p, b->len);
+        if (b->p != NULL)
+            OPENSSL_cleanse(b->p, b->cap);
+        free(b->p);
+        b->p = np;
+        b->cap = cap;
+    }
+    if (n > 0)
+        memcpy(b->p + b->len, data, n);
+    b->len = need;
+    return 1;
+}
+
+int vgp_buf_dup(struct vgp_buf *d, const struct vgp_buf *s)
+{
+    d->p = NULL;
+    d->len = d->cap = 0;
+    if (s->cap == 0)
+        return 1;
+    d->p = malloc(s->cap);
+    if (d->p == NULL)
+        return 0;
+    d->cap = s->cap;
+    if (s->len > 0)
+        memcpy(d->p, s->p, s->len);
+    d->len = s->len;
     return 1;
 }
 

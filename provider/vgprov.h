@@ -48,6 +48,21 @@ int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen,
                           size_t blocksize, int aead);
 const OSSL_PARAM *vgp_cipher_gettable_params(void *provctx);
 
+/* A heap buffer whose contents are wiped whenever they are dropped: CCM's and GCM-SIV's AAD, held
+   until their one-shot call. An all-zero struct is an empty buffer. */
+struct vgp_buf {
+    unsigned char *p;
+    size_t len, cap;
+};
+/* Wipes the contents and empties the buffer; the memory stays for reuse. */
+void vgp_buf_clear(struct vgp_buf *b);
+/* Wipes and frees; the buffer is then empty. */
+void vgp_buf_free(struct vgp_buf *b);
+/* Appends n bytes: 1, or 0 (size overflow, no memory) with the buffer unchanged. */
+int vgp_buf_append(struct vgp_buf *b, const unsigned char *data, size_t n);
+/* d (whatever it held is ignored: a memcpy of s's context) becomes a copy of s: 1, or 0 with d empty. */
+int vgp_buf_dup(struct vgp_buf *d, const struct vgp_buf *s);
+
 /* Random bytes from the operating system (getrandom): 1 on success. */
 int vgp_random(unsigned char *out, size_t len);
 
