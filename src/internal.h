@@ -229,10 +229,8 @@ static inline void vg_arch_secret_exit(uint64_t token) { (void)token; }
 struct vg_aes_key_state {
     const struct vg_impl *impl;
     uint32_t magic;
-    uint32_t key_len;
-    uint32_t rounds;
-    uint32_t has_decrypt;
-    unsigned char pad[64 - sizeof(void *) - 4 * sizeof(uint32_t)];
+    uint32_t key_len; /* the rounds and whether decryption keys exist follow from it and the marker */
+    unsigned char pad[64 - sizeof(void *) - 2 * sizeof(uint32_t)];
     _Alignas(16) unsigned char sched[VG_SCHED_SIZE];
 };
 _Static_assert(sizeof(struct vg_aes_key_state) <= VG_AES_KEY_SIZE, "vg_aes_key too small");

@@ -2,20 +2,18 @@
 /* aes.c — the AES key and the block-level public functions (ECB, CTR32), over the recorded impl. */
 #include "internal.h"
 
-static void key_header(struct vg_aes_key_state *st, const struct vg_impl *impl, size_t key_len, int want_decrypt)
+static void key_header(struct vg_aes_key_state *st, const struct vg_impl *impl, size_t key_len)
 {
     st->magic = 0;
     st->impl = impl;
     st->key_len = (uint32_t)key_len;
-    st->rounds = (uint32_t)(key_len / 4 + 6);
-    st->has_decrypt = (uint32_t)(want_decrypt != 0);
     memset(st->pad, 0, sizeof st->pad);
 }
 
 void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                       size_t key_len, int want_decrypt, uint32_t magic)
 {
-    key_header(st, impl, key_len, want_decrypt);
+    key_header(st, impl, key_len);
     impl->aes_expand_key(st->sched, key, key_len, want_decrypt);
     st->magic = magic;
 }
@@ -23,7 +21,7 @@ void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, c
 void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                           size_t key_len)
 {
-    key_header(&st->aes, impl, key_len, 0);
+    key_header(&st->aes, impl, key_len);
     impl->gcm_key_setup(st->aes.sched, st->hkey, key, key_len);
     st->aes.magic = VG_MAGIC_GCM_KEY;
 }
