@@ -79,7 +79,7 @@ static const struct vg_impl *find_available(const char *name)
     return NULL;
 }
 
-static _Atomic(const struct vg_impl *) current;
+_Atomic(const struct vg_impl *) vg_impl_choice; /* internal.h: vg_key_impl reads it inline */
 
 /* VG_IMPL's value, NULL when unset or empty. */
 static const char *impl_env(void)
@@ -102,13 +102,13 @@ static __attribute__((noinline)) const struct vg_impl *choose_impl(void)
     const struct vg_impl *chosen = env ? find_available(env) : NULL;
     if (!chosen) chosen = find_available(NULL);
     const struct vg_impl *expected = NULL;
-    if (!atomic_compare_exchange_strong(&current, &expected, chosen)) return expected;
+    if (!atomic_compare_exchange_strong(&vg_impl_choice, &expected, chosen)) return expected;
     return chosen;
 }
 
 const struct vg_impl *vg_current_impl(void)
 {
-    const struct vg_impl *impl = atomic_load_explicit(&current, memory_order_acquire);
+    const struct vg_impl *impl = atomic_load_explicit(&vg_impl_choice, memory_order_acquire);
     if (impl) return impl;
     return choose_impl();
 }
@@ -120,7 +120,7 @@ int vg_impl_select(const char *name)
     if (!name) return VG_ERR_ARG;
     const struct vg_impl *impl = find_available(name);
     if (!impl) return VG_ERR_UNSUPPORTED;
-    atomic_store_explicit(&current, impl, memory_order_release);
+    atomic_store_explicit(&vg_impl_choice, impl, memory_order_release);
     return VG_OK;
 }
 

@@ -104,8 +104,11 @@ struct vg_impl {
 
     /* AES. key_len is 16, 24 or 32 (already checked). want_decrypt = 0 lets a hardware backend skip
        the decryption round keys (the AEADs never decrypt blocks); ecb_decrypt is then never called
-       with that schedule. */
-    void (*aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
+       with that schedule. It cannot fail and returns VG_OK, so that the key set-up calls can return
+       its result: their call to it is then a tail call (no frame, no work after it). On AArch64 it sets
+       PSTATE.DIT itself around the schedule (the only code of a key set-up call that reads the key),
+       for the same reason (see vg_arch_secret_enter below). */
+    int (*aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
     void (*aes_ecb_encrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
     void (*aes_ecb_decrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks);
     /* out[i] = in[i] ^ E(counter + i) with + i on the last 4 bytes, big-endian, mod 2^32 (inc32);
@@ -200,9 +203,12 @@ const struct vg_impl *vg_current_impl(void) VG_INTERNAL;
 
 /*
  * Data-independent timing. Every public function that touches a key or data runs its body between
- * these two calls. On AArch64 with FEAT_DIT, enter sets PSTATE.DIT (Arm promises constant-time AES,
- * PMULL and integer instructions only while it is set) and returns the caller's value, and exit
- * restores it (src/aarch64/armv8_impl.c). Elsewhere they are empty and cost nothing.
+ * these two calls, except the three key set-up calls that only run the schedule (vg_aes_expand_key,
+ * vg_aes_ccm_init, vg_aes_gcm_siv_init): there the schedule kernel, the only code that reads the key,
+ * brackets itself (struct vg_impl's aes_expand_key), so that the public call stays a tail call. On
+ * AArch64 with FEAT_DIT, enter sets PSTATE.DIT (Arm promises constant-time AES, PMULL and integer
+ * instructions only while it is set), and exit restores the caller's value (src/aarch64/aarch64.h).
+ * Elsewhere they are empty and cost nothing.
  */
 #if defined(__aarch64__)
 uint64_t vg_arch_secret_enter(void) VG_INTERNAL;
@@ -248,9 +254,48 @@ _Static_assert(sizeof(struct vg_aes_gcm_key_state) <= VG_AES_GCM_KEY_SIZE, "vg_a
 _Static_assert(_Alignof(struct vg_aes_gcm_key_state) <= _Alignof(vg_aes_gcm_key), "alignment");
 #endif
 
-/* Sets up *st with impl for key (length already checked); magic is the marker of the key's type. */
-void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
-                      size_t key_len, int want_decrypt, uint32_t magic) VG_INTERNAL;
+/* Sets up *st with impl for key (length already checked); magic is the marker of the key's type.
+   Inline, with the schedule last, so that a key set-up call is its checks, three stores and a tail
+   call of the schedule, whose VG_OK it returns: the kernel cannot fail, so the marker may
+   go in before it (a key in use while it is being set up again is a data race whatever the order).
+   The header's pad is left as it is: nothing reads it. */
+static inline int vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
+                                   size_t key_len, int want_decrypt, uint32_t magic)
+{
+    st->impl = impl;
+    st->magic = magic;
+    st->key_len = (uint32_t)key_len;
+    return impl->aes_expand_key(st->sched, key, key_len, want_decrypt); /* VG_OK */
+}
+
+/*
+ * The key set-up calls' success path (vg_aes_expand_key, vg_aes_ccm_init, vg_aes_gcm_siv_init), whose
+ * whole cost beside the schedule is a few dozen instructions (docs/ppc64le.md, docs/aarch64.md). The
+ * published choice of implementation is read inline; before the first choice, the out-of-line
+ * vg_aes_key_init_first (aes.c) makes it and sets the key up, reached by a tail call, so that this
+ * path keeps nothing in a register across a call and needs no stack frame. A relaxed load suffices:
+ * the pointer only ever designates one of vg_all_impls' static const tables, whose contents exist
+ * before any thread runs, so nothing is published through it that an acquire would have to order
+ * (and a key set up with an older choice is as valid as one set up with the newer). Frama-C's
+ * analyses see the plain call of vg_current_impl.
+ */
+int vg_aes_key_init_first(struct vg_aes_key_state *st, const uint8_t *key, size_t key_len, int want_decrypt,
+                          uint32_t magic) VG_INTERNAL;
+#if !defined(__FRAMAC__)
+#include <stdatomic.h>
+extern _Atomic(const struct vg_impl *) vg_impl_choice VG_INTERNAL; /* impl.c */
+#endif
+static inline int vg_aes_key_init(struct vg_aes_key_state *st, const uint8_t *key, size_t key_len,
+                                  int want_decrypt, uint32_t magic)
+{
+#if defined(__FRAMAC__)
+    return vg_aes_key_setup(st, vg_current_impl(), key, key_len, want_decrypt, magic);
+#else
+    const struct vg_impl *impl = atomic_load_explicit(&vg_impl_choice, memory_order_relaxed);
+    if (__builtin_expect(impl == NULL, 0)) return vg_aes_key_init_first(st, key, key_len, want_decrypt, magic);
+    return vg_aes_key_setup(st, impl, key, key_len, want_decrypt, magic);
+#endif
+}
 /* The same for a GCM key through impl->gcm_key_setup (not NULL), which also fills the hkey. */
 void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                           size_t key_len) VG_INTERNAL;
@@ -342,7 +387,9 @@ static inline int vg_overlap(const uint8_t *a, size_t an, const uint8_t *b, size
     ensures \result == 1 <==> (n == 16 || n == 24 || n == 32);
     ensures \result == 0 || \result == 1;
 */
-static inline int vg_aes_key_len_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
+/* A range and a multiple of 8 rather than three compares: a subtract, a compare and a test of the low
+   bits (issue 18 counts the key set-up calls' every instruction). */
+static inline int vg_aes_key_len_ok(size_t n) { return n >= 16 && n <= 32 && n % 8 == 0; }
 
 /* Byte-order helpers. The loads add the shifted bytes rather than OR them: the same number (the
    terms share no bit), and gcc 12 and clang 14 compile both to one load (and a bswap), but addition

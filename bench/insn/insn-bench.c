@@ -29,7 +29,7 @@ int aes_v8_set_encrypt_key(const unsigned char *user_key, const int bits, AES_KE
 #define OSSL_SET_KEY aes_v8_set_encrypt_key
 #define OSSL_SET_KEY_NAME "aes_v8_set_encrypt_key"
 /* vg's armv8 kernel (src/aarch64/aarch64.h). */
-void vg_armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
+int vg_armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
 #define VG_SET_KEY vg_armv8_aes_expand_key
 #define VG_SET_KEY_NAME "vg_armv8_aes_expand_key"
 #elif defined(__powerpc64__)
@@ -39,11 +39,11 @@ int aes_p8_set_encrypt_key(const unsigned char *user_key, const int bits, AES_KE
 #define OSSL_SET_KEY aes_p8_set_encrypt_key
 #define OSSL_SET_KEY_NAME "aes_p8_set_encrypt_key"
 /* vg's power8 kernel (src/ppc64le/ppc64le.h). */
-void vg_power8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
+int vg_power8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
 #define VG_SET_KEY vg_power8_aes_expand_key
 #define VG_SET_KEY_NAME "vg_power8_aes_expand_key"
 /* and the power9 variant (ISA 3.0 loads), for the bare count under -cpu power9 */
-void vg_power9_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
+int vg_power9_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
 #define VG_SET_KEY_2 vg_power9_aes_expand_key
 #else
 #error "insn-bench.c counts the ppc64le and aarch64 implementations"

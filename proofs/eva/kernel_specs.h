@@ -29,8 +29,10 @@
     requires \valid_read(key + (0 .. key_len - 1)) && \initialized(key + (0 .. key_len - 1));
     requires \valid(EVA_SCHED(sched));
     assigns ((uint8_t *)sched)[0 .. VG_SCHED_SIZE - 1] \from key[0 .. key_len - 1], key_len;
+    assigns \result \from \nothing;
+    ensures \result == VG_OK;
 */
-void vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
+int vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
 
 /*@ requires nblocks <= EVA_MAX_BLOCKS;
     requires \valid_read(EVA_SCHED(sched));

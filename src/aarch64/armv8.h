@@ -245,16 +245,16 @@ static const uint8_t armv8_mask_table[32] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 };
 
-/* Key expansion constants: Rcon[i] = x^i in GF(2^8) in byte 0 of columns 0 and 1 of a block, zero
-   elsewhere (armv8_kernels.inc folds it into the prefix XOR), and the TBL index that broadcasts
+/* AES-128 key expansion constants, one table so that one address reaches them all (three LD1s):
+   rows 0..9 Rcon[i] = x^i in GF(2^8) in byte 0 of columns 0 and 1 of a block, zero elsewhere
+   (armv8_kernels.inc folds it into the prefix XOR); row 10 the TBL index that broadcasts
    RotWord(word 3) into all four columns. */
 #define ARMV8_RC(x) {(x), 0, 0, 0, (x)}
-static const uint8_t armv8_rcon_col01[10][16] = {
+static const uint8_t armv8_key128_consts[11][16] = {
     ARMV8_RC(0x01), ARMV8_RC(0x02), ARMV8_RC(0x04), ARMV8_RC(0x08), ARMV8_RC(0x10),
-    ARMV8_RC(0x20), ARMV8_RC(0x40), ARMV8_RC(0x80), ARMV8_RC(0x1b), ARMV8_RC(0x36)};
+    ARMV8_RC(0x20), ARMV8_RC(0x40), ARMV8_RC(0x80), ARMV8_RC(0x1b), ARMV8_RC(0x36),
+    {13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12}};
 #undef ARMV8_RC
-static const uint8_t armv8_rot_word3_idx[16] = {13, 14, 15, 12, 13, 14, 15, 12,
-                                                13, 14, 15, 12, 13, 14, 15, 12};
 
 /* Byte reversal of a whole block: GCM's bit order <-> POLYVAL's (aesni_ghash.c section 2). */
 static const uint8_t armv8_reverse_idx[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};

@@ -19,11 +19,6 @@
 
 #define DETECTED (1u << 31) /* set in the cache once detection ran, so "no features" is cached too */
 
-/* PSTATE.DIT through its system-register form: DIT is op0=3, op1=3, CRn=4, CRm=2, op2=5 (Arm ARM
-   C5.2.5); the generic name assembles without -march=armv8.4-a. The bit is bit 24 of the register
-   (it is read and written there, and MSR DIT, #imm is the same write). */
-#define DIT_SYSREG "s3_3_c4_c2_5"
-#define DIT_BIT (UINT64_C(1) << 24)
 
 static unsigned detect(void)
 {
@@ -45,20 +40,20 @@ static unsigned detect(void)
     return f;
 }
 
-static atomic_uint cached_features; /* detect() | DETECTED once detection ran, else 0 */
+atomic_uint vg_aarch64_feature_cache; /* detect() | DETECTED once detection ran, else 0 (aarch64.h) */
 
 /* The first call's path, out of line: inlined, it would make every caller of vg_aarch64_features
    (vg_arch_secret_enter runs in every public call) save registers for a call it never makes. */
 static __attribute__((noinline, cold)) unsigned detect_and_cache(void)
 {
     unsigned f = detect() | DETECTED;
-    atomic_store_explicit(&cached_features, f, memory_order_relaxed);
+    atomic_store_explicit(&vg_aarch64_feature_cache, f, memory_order_relaxed);
     return f;
 }
 
 static inline unsigned features(void)
 {
-    unsigned f = atomic_load_explicit(&cached_features, memory_order_relaxed);
+    unsigned f = atomic_load_explicit(&vg_aarch64_feature_cache, memory_order_relaxed);
     if (__builtin_expect(!(f & DETECTED), 0)) f = detect_and_cache();
     return f & ~DETECTED;
 }
@@ -70,32 +65,23 @@ unsigned vg_aarch64_features(void)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* DIT                                                                                              */
-/*
- * The token is the caller's DIT register value with bit 0 set to say "this CPU has DIT, restore it"
- * (bit 0 of the DIT register is RES0, so it cannot be confused with the real value). Without FEAT_DIT
- * the register does not exist (MRS would be UNDEFINED): enter returns 0 and exit does nothing. The
- * branch is on a CPU feature, the same on every call.
- */
+/* The token and the work: vg_aarch64_dit_enter / _exit in aarch64.h. */
 uint64_t vg_arch_secret_enter(void)
 {
-    if (!(features() & VG_AARCH64_DIT)) return 0;
-    uint64_t saved;
-    __asm__ volatile("mrs %0, " DIT_SYSREG : "=r"(saved));
-    __asm__ volatile("msr " DIT_SYSREG ", %0" : : "r"(DIT_BIT) : "memory");
-    return (saved & DIT_BIT) | 1;
+    return vg_aarch64_dit_enter(features());
 }
 
 void vg_arch_secret_exit(uint64_t token)
 {
-    if (token & 1) __asm__ volatile("msr " DIT_SYSREG ", %0" : : "r"(token & DIT_BIT) : "memory");
+    vg_aarch64_dit_exit(token);
 }
 
 int vg_arch_dit_enabled(void)
 {
     if (!(vg_aarch64_features() & VG_AARCH64_DIT)) return 0;
     uint64_t v;
-    __asm__ volatile("mrs %0, " DIT_SYSREG : "=r"(v));
-    return (v & DIT_BIT) != 0;
+    __asm__ volatile("mrs %0, " VG_AARCH64_DIT_SYSREG : "=r"(v));
+    return (v & VG_AARCH64_DIT_BIT) != 0;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -118,16 +104,17 @@ static int armv8_available(void)
    call inside that would make them save the nine arguments (and tail calls stay tail calls). */
 static int use_sha3(void)
 {
-    return (atomic_load_explicit(&cached_features, memory_order_relaxed) & VG_AARCH64_SHA3) != 0;
+    return (atomic_load_explicit(&vg_aarch64_feature_cache, memory_order_relaxed) & VG_AARCH64_SHA3) != 0;
 }
 
-/* Not static: bench/insn/insn-bench.c counts it by this name. */
-void vg_armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+/* Not static: bench/insn/insn-bench.c counts it by this name. Each variant sets DIT around its
+   schedule itself (the public key set-up calls leave it to this kernel: struct vg_impl), so that both
+   calls here stay tail calls; it gets the feature word read here for that. */
+int vg_armv8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
-    if (use_sha3())
-        vg_armv8_aes_expand_key_sha3(sched, key, key_len, want_decrypt);
-    else
-        vg_armv8_aes_expand_key_base(sched, key, key_len, want_decrypt);
+    unsigned f = atomic_load_explicit(&vg_aarch64_feature_cache, memory_order_relaxed);
+    return (f & VG_AARCH64_SHA3) ? vg_armv8_aes_expand_key_sha3(sched, key, key_len, want_decrypt, f)
+                                 : vg_armv8_aes_expand_key_base(sched, key, key_len, want_decrypt, f);
 }
 
 static void vg_armv8_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,

@@ -2,28 +2,20 @@
 /* aes.c — the AES key and the block-level public functions (ECB, CTR32), over the recorded impl. */
 #include "internal.h"
 
-static void key_header(struct vg_aes_key_state *st, const struct vg_impl *impl, size_t key_len)
-{
-    st->magic = 0;
-    st->impl = impl;
-    st->key_len = (uint32_t)key_len;
-    memset(st->pad, 0, sizeof st->pad);
-}
-
-void vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_impl *impl, const uint8_t *key,
-                      size_t key_len, int want_decrypt, uint32_t magic)
-{
-    key_header(st, impl, key_len);
-    impl->aes_expand_key(st->sched, key, key_len, want_decrypt);
-    st->magic = magic;
-}
-
 void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl *impl, const uint8_t *key,
                           size_t key_len)
 {
-    key_header(&st->aes, impl, key_len);
+    st->aes.magic = 0; /* the marker goes in once the hkey is written too */
+    st->aes.impl = impl;
+    st->aes.key_len = (uint32_t)key_len;
     impl->gcm_key_setup(st->aes.sched, st->hkey, key, key_len);
     st->aes.magic = VG_MAGIC_GCM_KEY;
+}
+
+int vg_aes_key_init_first(struct vg_aes_key_state *st, const uint8_t *key, size_t key_len, int want_decrypt,
+                          uint32_t magic)
+{
+    return vg_aes_key_setup(st, vg_current_impl(), key, key_len, want_decrypt, magic);
 }
 
 const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque, uint32_t magic)
@@ -44,17 +36,14 @@ static int vg_aes_expand_key_body(vg_aes_key *k, const uint8_t *key, size_t key_
     if (!k) return VG_ERR_ARG;
     if (!vg_aes_key_len_ok(key_len)) return VG_ERR_KEY_LENGTH;
     if (!key) return VG_ERR_ARG;
-    vg_aes_key_setup((struct vg_aes_key_state *)(void *)k->opaque, vg_current_impl(), key, key_len, 1,
-                     VG_MAGIC_AES_KEY);
-    return VG_OK;
+    return vg_aes_key_init((struct vg_aes_key_state *)(void *)k->opaque, key, key_len, 1, VG_MAGIC_AES_KEY);
 }
 
+/* No vg_arch_secret_enter here: the schedule kernel, the only code of this call that reads the key,
+   sets DIT itself (struct vg_impl's aes_expand_key), and the kernel call stays a tail call. */
 int vg_aes_expand_key(vg_aes_key *k, const uint8_t *key, size_t key_len)
 {
-    uint64_t dit = vg_arch_secret_enter();
-    int rc = vg_aes_expand_key_body(k, key, key_len);
-    vg_arch_secret_exit(dit);
-    return rc;
+    return vg_aes_expand_key_body(k, key, key_len);
 }
 
 void vg_aes_key_wipe(vg_aes_key *k)

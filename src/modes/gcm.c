@@ -408,7 +408,7 @@ static int vg_aes_gcm_init_body(vg_aes_gcm_key *k, const uint8_t *key, size_t ke
         return VG_OK;
     }
     uint8_t h[16] = { 0 };
-    vg_aes_key_setup(&st->aes, impl, key, key_len, 0, 0); /* no marker until the hkey is written */
+    (void)vg_aes_key_setup(&st->aes, impl, key, key_len, 0, 0); /* no marker until the hkey is written */
     impl->aes_ecb_encrypt(st->aes.sched, h, h, 1); /* H = E(0^128) */
     memset(st->hkey, 0, sizeof st->hkey);
     impl->ghash_init(st->hkey, h);

@@ -71,7 +71,7 @@ static void siv_derive(struct siv_message *msg, const struct vg_aes_key_state *m
     for (size_t i = 0; i < nblocks; i++) memcpy(keys + 8 * i, blocks + 16 * i, 8);
 
     impl->polyval_init(msg->hkey, keys);
-    vg_aes_key_setup(&msg->enc, impl, keys + 16, master->key_len, 0, VG_MAGIC_SIV_MESSAGE);
+    (void)vg_aes_key_setup(&msg->enc, impl, keys + 16, master->key_len, 0, VG_MAGIC_SIV_MESSAGE);
 
     vg_wipe(blocks, sizeof blocks);
     vg_wipe(keys, sizeof keys);
@@ -192,16 +192,13 @@ static int vg_aes_gcm_siv_init_body(vg_aes_gcm_siv_key *k, const uint8_t *key, s
     if (!key) return VG_ERR_ARG;
     _Static_assert(sizeof(struct vg_aes_key_state) <= sizeof(vg_aes_gcm_siv_key), "key too small");
     struct vg_aes_key_state *st = (struct vg_aes_key_state *)(void *)k->opaque;
-    vg_aes_key_setup(st, vg_current_impl(), key, key_len, 0, VG_MAGIC_SIV_KEY); /* the AEADs never decrypt blocks */
-    return VG_OK;
+    return vg_aes_key_init(st, key, key_len, 0, VG_MAGIC_SIV_KEY); /* the AEADs never decrypt blocks */
 }
 
+/* DIT: set by the schedule kernel itself (as in vg_aes_expand_key, aes.c). */
 int vg_aes_gcm_siv_init(vg_aes_gcm_siv_key *k, const uint8_t *key, size_t key_len)
 {
-    uint64_t dit = vg_arch_secret_enter();
-    int rc = vg_aes_gcm_siv_init_body(k, key, key_len);
-    vg_arch_secret_exit(dit);
-    return rc;
+    return vg_aes_gcm_siv_init_body(k, key, key_len);
 }
 
 static int siv_seal_checked(const struct vg_aes_key_state *st, const uint8_t *nonce, const uint8_t *aad,

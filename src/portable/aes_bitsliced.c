@@ -726,7 +726,7 @@ static void expand_key_words(struct bs_sched *ks, const uint8_t *key, unsigned n
     wipe_stack(blk, sizeof blk);
 }
 
-void vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+int vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
     struct bs_sched *ks = (struct bs_sched *)sched;
     unsigned nk = (unsigned)(key_len / 4);
@@ -742,6 +742,7 @@ void vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len,
         for (unsigned b = 0; b < 8; b++) ks->rk[r][b] = w_zero();
     }
     ks->nrounds = nk + 6;
+    return VG_OK;
 }
 
 /* ============================================================================================== */

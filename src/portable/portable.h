@@ -14,7 +14,7 @@
 
 #include "../internal.h"
 
-void vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+int vg_portable_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
 void vg_portable_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void vg_portable_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void vg_portable_aes_ctr32(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,

@@ -114,9 +114,9 @@ _Static_assert(sizeof(struct power8_hkey) <= VG_HKEY_SIZE, "power8_hkey too big 
 /* ---------------------------------------------------------------------------------------------- */
 /* Kernels (contracts: struct vg_impl in internal.h)                                               */
 
-void P8_FN(aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+int P8_FN(aes_expand_key)(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
 /* the 24-byte case of aes_expand_key (power8_aes.c; reached from its assembly by a tail branch) */
-void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key) VG_INTERNAL;
+int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key) VG_INTERNAL;
 void P8_FN(aes_ecb_encrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void P8_FN(aes_ecb_decrypt)(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void P8_FN(aes_ctr32)(const void *sched, uint8_t counter[16], const uint8_t *in, uint8_t *out,

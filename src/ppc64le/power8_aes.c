@@ -66,7 +66,7 @@ VG_POWER8_INLINE uint32_t sub_word_scalar(uint32_t w)
 }
 
 VG_POWER8_TARGET
-void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
+int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
 {
     static const uint8_t rcon[8] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
     struct power8_sched *s = (struct power8_sched *)sched;
@@ -82,10 +82,11 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
     for (int r = 0; r <= 12; r++)
         p8_store_image((p8_u8)(p8_u32){w[4 * r + 3], w[4 * r + 2], w[4 * r + 1], w[4 * r]}, s->rk[r]);
     vg_wipe(w, sizeof w);
+    return VG_OK;
 }
 
 /*
- * P8_FN(aes_expand_key)(sched = r3, key = r4, key_len = r5, want_decrypt = r6, unused).
+ * P8_FN(aes_expand_key)(sched = r3, key = r4, key_len = r5, want_decrypt = r6, unused) -> VG_OK in r3.
  * Registers: v1 the round key being built (AES-256: v1 the even keys, v7 the odd ones), v2 the rc
  * vector R, v3 the RotWord-broadcast mask, v4 temp, v5 the shifted copy, v6 the raw-to-AES mask,
  * v8 zero (AES-256's odd steps); r7 the table, r9/r10/r12 sched + 64/128/192, r0/r5/r6/r8 indices.
@@ -176,6 +177,7 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             P8K_STEP_RC("1", "lvx 2,7,8\n\t", "stvx 1,0,10") /* key 8: + 128; R = 0x1b */            \
             P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,10,5")   /* key 9: + 144 */                         \
             P8K_STEP_RC("1", "", "stvx 1,10,8")           /* key 10: + 160 */                        \
+            "li 3,0\n\t"       /* VG_OK */                                                           \
             "blr\n"                                                                                  \
             /* ---- 24 bytes: the C word loop; 32 bytes: 7 even and 6 odd steps ---- */              \
             "1:\tcmpldi 5,24\n\t"                                                                    \
@@ -205,6 +207,7 @@ void P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,10,5") P8K_STEP_ODD("stvx 7,10,8")  /* keys 10, 11 */ \
             P8K_STEP_RC("7", P8K_DOUBLE, "stvx 1,0,12") P8K_STEP_ODD("stvx 7,12,6")  /* keys 12, 13 */ \
             P8K_STEP_RC("7", "", "stvx 1,12,5")                                      /* key 14 */      \
+            "li 3,0\n\t"                                                                            \
             "blr\n\t"                                                                                \
             ".size " name ",.-" name "\n\t"                                                          \
             ".pushsection .rodata\n\t"                                                               \

@@ -82,7 +82,7 @@ _Static_assert(sizeof(struct aesni_hkey) <= VG_HKEY_SIZE, "aesni_hkey too big fo
 /* ---------------------------------------------------------------------------------------------- */
 /* Kernels (contracts: struct vg_impl in internal.h)                                               */
 
-void vg_aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
+int vg_aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt) VG_INTERNAL;
 void vg_aesni_gcm_key_setup(void *sched, void *hkey, const uint8_t *key, size_t key_len) VG_INTERNAL;
 void vg_aesni_aes_ecb_encrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 void vg_aesni_aes_ecb_decrypt(const void *sched, const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;

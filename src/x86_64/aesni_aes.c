@@ -15,9 +15,10 @@
    set-up compiles it with their own target: VEX-encoded, no register copies). */
 
 VG_AESNI_TARGET
-void vg_aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+int vg_aesni_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
 {
     (void)aesni_expand_key(sched, key, key_len, want_decrypt, 0);
+    return VG_OK;
 }
 
 
