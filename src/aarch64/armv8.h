@@ -35,8 +35,8 @@
  * Register use in the 8-block loops: round keys k_0..k_rounds in v-registers (AES-128: 11, AES-256:
  * 15 — the compiler reloads the ones that do not fit), eight blocks in flight, the counter vector and
  * its increment; the GCM loop adds the three GHASH partial sums and the H powers (reloaded per group).
- * The AES-128 GCM loop is one asm with its register plan written out (gcm_loop128 in
- * armv8_kernels.inc).
+ * The wide GCM loop is one asm with its register plan written out, one body for the three key
+ * sizes (gcm_loop in armv8_kernels.inc).
  */
 #ifndef VG_AARCH64_ARMV8_H
 #define VG_AARCH64_ARMV8_H
