@@ -12,7 +12,8 @@
  *   power8_aes.c    key expansion (four words per step, assembly), ECB both ways, CTR32 (inc32) and
  *                   CTR32-LE (RFC 8452), CBC-MAC
  *   power8_ghash.c  GHASH and POLYVAL over one POLYVAL multiplier with vpmsumd
- *   power8_gcm.c    the GCM kernels: bulk (CTR and GHASH over 4 KiB chunks) and whole-message short ones
+ *   power8_gcm.c    the GCM kernels: bulk (the stitched CTR and GHASH loop, a copy per key size) and
+ *                   whole-message short ones
  *   power8_ccm.c    the fused CCM kernels: the CBC-MAC chain beside the CTR keystream
  *   power8_impl.c   CPU detection and the vg_impl table
  *

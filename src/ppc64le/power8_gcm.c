@@ -5,12 +5,15 @@
  *
  * CPU features: ISA 2.07 vector crypto (VG_POWER8_TARGET).
  *
- * AES-128 (the issue's case): one stitched loop in assembly (below), 16 blocks per iteration, every
- * register allocated by hand: 344 instructions per 16 blocks (docs/ppc64le.md). AES-192/256: each
- * chunk of up to 256 blocks is encrypted by the 8-block CTR loop (vg_power8_aes_ctr32) and hashed by the
- * 8-block aggregated GHASH loop (vg_power8_ghash_update) while it is still in L1: seal encrypts then
- * hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out works).
- * Their 13 or 15 round keys do not fit the stitched loop's register plan beside the rest.
+ * Every key size: one stitched loop in assembly (below), 16 blocks per iteration, every register
+ * allocated by hand, one copy per key size from the same macros: 344 instructions per 16 blocks for
+ * AES-128, 380 for AES-192, 416 for AES-256 (docs/ppc64le.md). AES-128's 11 round keys stay in
+ * registers; AES-192/256's 13 or 15 do not fit beside the rest, so their middle round keys 10..13 are
+ * loaded once per 8 blocks into registers that are free while the AES runs (one lvx per extra round
+ * per 8 blocks: 4 or 8 instructions per 16 blocks, against 32 or 64 for the extra vcipher).
+ * Until 2026-12-04 AES-192/256 took a chunked composition (the 8-block CTR loop, then the 8-block
+ * GHASH loop over each 4 KiB while it was in L1): 33.1 and 35.2 instructions per block for a 16 KiB
+ * seal with a 13-byte AAD against 24.7 and 27.0 stitched (qemu -cpu power8).
  *
  * Why assembly: written with <altivec.h> built-ins, GCC 12 could not keep a stitched loop in the 32
  * vector registers (11 round keys + 8 blocks + accumulator, 3 partial sums, counter, masks, and the
@@ -50,14 +53,30 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
 }
 
 /* ---------------------------------------------------------------------------------------------- */
-/* The stitched AES-128 loop: CTR and GHASH of 16 blocks per iteration, every register by hand     */
+/* The stitched loop: CTR and GHASH of 16 blocks per iteration, every register by hand              */
 /*
- * P8_FN(gcm_seal_stitched_10) / P8_FN(gcm_open_stitched_10)(sched = r3, hkey = r4, counter = r5,
- * acc = r6, in = r7, out = r8, nblocks = r9): AES-128 only (the other key sizes keep the chunked loops
- * above: their 13 or 15 round keys do not fit beside the rest). counter and acc in, updated, out.
+ * P8_FN(gcm_seal_stitched_R) / P8_FN(gcm_open_stitched_R)(sched = r3, hkey = r4, counter = r5,
+ * acc = r6, in = r7, out = r8, nblocks = r9), R = 10, 12, 14 the AES rounds: one copy per key size,
+ * made by P8G_FUNC from the same macros, whose assembler parameter `rounds` adds AES-192/256's middle
+ * rounds (.if, so AES-128's two functions are the code they were before AES-192/256 joined). counter
+ * and acc in, updated, out.
  *
  * Why assembly: the count (issue 5: <= 26 instructions per block) needs all 11 round keys in
  * registers for the whole loop, and GCC spilled them (see the top of this file).
+ *
+ * AES-192/256. The 32 vector registers are all taken (below), so 13 or 15 round keys cannot all stay.
+ * Round keys 0..9 and the last (12 or 14) stay in v21..v31, where AES-128 keeps 0..10; the middle
+ * ones, 10, 11 (AES-256 also 12, 13), are loaded from the schedule in each 8-block AES step into
+ * v15..v17, temporaries of the data and GHASH steps that are free from the start of the AES step to
+ * its end (AES-256's round key 13 reuses v15 once round 10 is done with it): per 16 blocks 4 or 8 lvx
+ * beside the 32 or 64 extra vcipher. (v13, v14 are free only in a group's first AES step, the sums
+ * live through the second; on power9 v1 and v18, power8's vperm masks, are free and could hold two
+ * of them for good, 0.25 instructions per block, not taken so that both CPUs run one register plan.)
+ * The loads need the schedule's address: r3 has become an offset, so r21 (callee-saved, kept in the
+ * protected zone's last free doubleword, nothing else moved) holds sched, and the offsets already
+ * in r15..r18 (160..208) reach round keys 10..13. The single-block tail loads the four (two) once
+ * into v5..v7 and v17, free there. Extra per call: 3 instructions (std, addi, ld of r21), and 2 or 4
+ * lvx when single blocks remain.
  *
  * GHASH, two blocks per step. Blocks 2q and 2q+1 of the group (X_a, X_b as POLYVAL operands,
  * X = X1 x^64 + X0) take a = H_(16-2q) and b = H_(15-2q). With U = (Xa1, Xb1), L = (Xa0, Xb0) and the
@@ -75,8 +94,8 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * b[m[j] & 15], so with m = (j, j^3) one instruction turns the keystream K (AES order) raw and XORs
  * it with the raw input: seal C raw = vpermxor(P, K), open P raw = vpermxor(C, K). U and L are then one
  * vperm each from the two raw ciphertext blocks of a pair (they pick AES-order doublewords out of both
- * registers): per block lxvw4x, vpermxor, stxvw4x and one vperm, where CTR alone takes four and the
- * chunked GCM another two for GHASH's vperm and xxpermdi. The accumulator (AES order) joins the raw
+ * registers): per block lxvw4x, vpermxor, stxvw4x and one vperm, where CTR alone takes four and a
+ * separate GHASH pass another two for its vperm and xxpermdi. The accumulator (AES order) joins the raw
  * first ciphertext block by the same vpermxor mask: vpermxor(C, acc, (j, j^3)) = C ^ raw(acc).
  * power9 (lxvb16x/stxvb16x, AES order): vxor instead of vpermxor, xxpermdi instead of vperm.
  *
@@ -85,8 +104,10 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * x^0, x^64, x^128 sums, v12 also the reduced accumulator between groups; v15..v17 temporaries; v19
  * (0, c) of the reduction; v20 the first pair's A = (H_16 low, H_15 low), loaded once per call (at
  * the start and the end it briefly holds the vperm (j^3, j^3) for the counter's and the
- * accumulator's byte order); v21..v31 round keys 0..10. v20..v31 and r14..r20 are callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's
- * count are kept in the 288-byte protected zone below r1 (272 bytes). r7/r8 in/out, advanced once
+ * accumulator's byte order); v21..v31 round keys 0..9 and the last (10, 12 or 14); AES-192/256: r21
+ * sched, the middle round keys passing through v15..v17 (above). v20..v31 and r14..r21 are
+ * callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's count are kept in the 288-byte protected
+ * zone below r1 (272 bytes, 280 with r21). r7/r8 in/out, advanced once
  * per 16 blocks; r4 the pair table (hkey + 384); offsets 16..240 in r11, r12, r0, r9, r5, r6, r10, r3,
  * r14..r20 (r0 only as RB: as RA it reads as zero), for the data and the pair table alike.
  * The last r = nblocks mod 16 blocks: 8 of them as a group of their own (the pairs of H_8..H_1), the
@@ -98,7 +119,9 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * vadduwm) = 192; data 16 x (lxvw4x, vpermxor, stxvw4x) + 16 vperm (U, L) = 64; GHASH 8 pairs x
  * (2 lvx, 4 vpmsumd, 4 vxor) - 3 (the first pair starts the sums) - 1 (its A is resident) = 76, + 1
  * vpermxor for the accumulator; the reduction 8; the loop 3 (two addi, bdnz): 344, 21.5 per block,
- * plus about 110 per call.
+ * plus about 110 per call. AES-192: + 32 vcipher + 4 lvx = 380, 23.75 per block; AES-256: + 64
+ * vcipher + 8 lvx = 416, 26.0 per block; each plus about 113 per call (power9 102; measured with
+ * count-insns -f over 1024 blocks: 24433 and 26737 on power8).
  */
 #define P8G_STR2(x) #x
 #define P8G_STR(x) P8G_STR2(x)
