@@ -8,7 +8,8 @@
  *   differential  every plaintext length 0..1100 (AAD length, nonce length, tag length, key size
  *                 rotating), every AAD length 0..80 (and CCM's AAD-length encoding edges 65279/65280),
  *                 every nonce length (GCM 1..64, CCM 7..13), every tag length, every key size, long
- *                 messages (16 KiB, 64 KiB + 17, ~70 KB), in place and out of place, every buffer at a
+ *                 messages (16 KiB, 64 KiB + 17, ~70 KB), 16..47 whole blocks at every key size (the
+ *                 fused bulk kernels' loop and every tail), in place and out of place, every buffer at a
  *                 random offset, inputs in exact-size heap blocks (so ASan sees any over-read), guard
  *                 bytes around out and tag; open of the sealed output gives the plaintext back
  *   forgery       each single bit of nonce, AAD, ciphertext and tag flipped (all bits for short
@@ -287,6 +288,15 @@ static void test_differential(const struct aead *m)
             diff_one(m, m->key_lens[ki], nonce_len, pick(aad_rot, n_aad, r), len, tag_len, flags);
         }
     }
+    /* the fused bulk kernels' shapes, not left to the rotation above: n = 16..47 whole blocks (one
+       or two 16-block iterations of ppc64le's stitched GCM loop, then every remainder: an 8-block
+       group and 0..7 single blocks), a partial last block on two of every three, every key size (the
+       loop has one copy per key size), in place and not */
+    for (size_t n = 16; n < 48; n++)
+        for (size_t ki = 0; ki < m->n_key_lens; ki++)
+            for (unsigned inplace = 0; inplace < 2; inplace++)
+                diff_one(m, m->key_lens[ki], m->nonce_default, n % 2 ? 13 : 0, 16 * n + 7 * (n % 3),
+                         m->tag_lens[0], (inplace ? F_INPLACE : 0) | ((n + ki) % 2 ? F_UNALIGNED : 0));
     /* every AAD length 0..80 with a few plaintext lengths */
     static const size_t pt_few[] = {0, 1, 16, 33, 100};
     for (size_t aad_len = 0; aad_len <= 80; aad_len++)

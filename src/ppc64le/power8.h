@@ -12,7 +12,8 @@
  *   power8_aes.c    key expansion (four words per step, assembly), ECB both ways, CTR32 (inc32) and
  *                   CTR32-LE (RFC 8452), CBC-MAC
  *   power8_ghash.c  GHASH and POLYVAL over one POLYVAL multiplier with vpmsumd
- *   power8_gcm.c    the GCM kernels: bulk (CTR and GHASH over 4 KiB chunks) and whole-message short ones
+ *   power8_gcm.c    the GCM kernels: bulk (the stitched CTR and GHASH loop, a copy per key size) and
+ *                   whole-message short ones
  *   power8_ccm.c    the fused CCM kernels: the CBC-MAC chain beside the CTR keystream
  *   power8_impl.c   CPU detection and the vg_impl table
  *
@@ -132,11 +133,19 @@ size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t count
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
 size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-/* the stitched AES-128 GCM loops (power8_gcm.c, assembly): nblocks blocks, 16 per iteration, the rest one by one */
-void P8_FN(gcm_seal_stitched_10)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
-                                 const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
-void P8_FN(gcm_open_stitched_10)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
-                                 const uint8_t *in, uint8_t *out, size_t nblocks) VG_INTERNAL;
+/* the stitched GCM loops (power8_gcm.c, assembly), one per key size (10, 12, 14 rounds): nblocks blocks,
+   16 per iteration, the rest one by one */
+#define P8_GCM_STITCHED(rounds)                                                                          \
+    void P8_FN(gcm_seal_stitched_##rounds)(const void *sched, const void *hkey, uint8_t counter[16],     \
+                                           uint8_t acc[16], const uint8_t *in, uint8_t *out,             \
+                                           size_t nblocks) VG_INTERNAL;                                  \
+    void P8_FN(gcm_open_stitched_##rounds)(const void *sched, const void *hkey, uint8_t counter[16],     \
+                                           uint8_t acc[16], const uint8_t *in, uint8_t *out,             \
+                                           size_t nblocks) VG_INTERNAL;
+P8_GCM_STITCHED(10)
+P8_GCM_STITCHED(12)
+P8_GCM_STITCHED(14)
+#undef P8_GCM_STITCHED
 void P8_FN(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]) VG_INTERNAL;
 void P8_FN(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,

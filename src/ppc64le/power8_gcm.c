@@ -5,12 +5,15 @@
  *
  * CPU features: ISA 2.07 vector crypto (VG_POWER8_TARGET).
  *
- * AES-128 (the issue's case): one stitched loop in assembly (below), 16 blocks per iteration, every
- * register allocated by hand: 344 instructions per 16 blocks (docs/ppc64le.md). AES-192/256: each
- * chunk of up to 256 blocks is encrypted by the 8-block CTR loop (vg_power8_aes_ctr32) and hashed by the
- * 8-block aggregated GHASH loop (vg_power8_ghash_update) while it is still in L1: seal encrypts then
- * hashes the ciphertext it wrote; open hashes the ciphertext, then decrypts it (so in == out works).
- * Their 13 or 15 round keys do not fit the stitched loop's register plan beside the rest.
+ * Every key size: one stitched loop in assembly (below), 16 blocks per iteration, every register
+ * allocated by hand, one copy per key size from the same macros: 344 instructions per 16 blocks for
+ * AES-128, 380 for AES-192, 416 for AES-256 (docs/ppc64le.md). AES-128's 11 round keys stay in
+ * registers; AES-192/256's 13 or 15 do not fit beside the rest, so their middle round keys 10..13 are
+ * loaded once per 8 blocks into registers that are free while the AES runs (one lvx per extra round
+ * per 8 blocks: 4 or 8 instructions per 16 blocks, against 32 or 64 for the extra vcipher).
+ * Until 2026-12-04 AES-192/256 took a chunked composition (the 8-block CTR loop, then the 8-block
+ * GHASH loop over each 4 KiB while it was in L1): 33.1 and 35.2 instructions per block for a 16 KiB
+ * seal with a 13-byte AAD against 24.7 and 27.0 stitched (qemu -cpu power8).
  *
  * Why assembly: written with <altivec.h> built-ins, GCC 12 could not keep a stitched loop in the 32
  * vector registers (11 round keys + 8 blocks + accumulator, 3 partial sums, counter, masks, and the
@@ -20,25 +23,18 @@
  */
 #include "power8.h"
 
-/* Blocks per chunk: 4 KiB, inside L1 (64 KiB on POWER8), so the second pass reads cached data, and
-   large enough that the two loops' per-call set-up (about 200 instructions each: round keys, the
-   callee-saved vector registers) costs under 2 instructions per block. */
-#define P8_GCM_CHUNK 256
-
+/* The key size picks the stitched loop (rounds is public: it follows from the key length). */
 VG_POWER8_TARGET
 size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    size_t done = 0;
-    if (((const struct power8_sched *)sched)->rounds == 10) { /* public */
+    uint32_t rounds = ((const struct power8_sched *)sched)->rounds;
+    if (rounds == 10)
         P8_FN(gcm_seal_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
-        return nblocks;
-    }
-    for (; done < nblocks; done += P8_GCM_CHUNK) {
-        size_t n = nblocks - done < P8_GCM_CHUNK ? nblocks - done : P8_GCM_CHUNK;
-        P8_FN(aes_ctr32)(sched, counter, in + 16 * done, out + 16 * done, n);
-        P8_FN(ghash_update)(hkey, acc, out + 16 * done, n);
-    }
+    else if (rounds == 12)
+        P8_FN(gcm_seal_stitched_12)(sched, hkey, counter, acc, in, out, nblocks);
+    else
+        P8_FN(gcm_seal_stitched_14)(sched, hkey, counter, acc, in, out, nblocks);
     return nblocks;
 }
 
@@ -46,28 +42,41 @@ VG_POWER8_TARGET
 size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    size_t done = 0;
-    if (((const struct power8_sched *)sched)->rounds == 10) { /* public */
+    uint32_t rounds = ((const struct power8_sched *)sched)->rounds;
+    if (rounds == 10)
         P8_FN(gcm_open_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
-        return nblocks;
-    }
-    for (; done < nblocks; done += P8_GCM_CHUNK) {
-        size_t n = nblocks - done < P8_GCM_CHUNK ? nblocks - done : P8_GCM_CHUNK;
-        P8_FN(ghash_update)(hkey, acc, in + 16 * done, n); /* before the chunk is overwritten */
-        P8_FN(aes_ctr32)(sched, counter, in + 16 * done, out + 16 * done, n);
-    }
+    else if (rounds == 12)
+        P8_FN(gcm_open_stitched_12)(sched, hkey, counter, acc, in, out, nblocks);
+    else
+        P8_FN(gcm_open_stitched_14)(sched, hkey, counter, acc, in, out, nblocks);
     return nblocks;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
-/* The stitched AES-128 loop: CTR and GHASH of 16 blocks per iteration, every register by hand     */
+/* The stitched loop: CTR and GHASH of 16 blocks per iteration, every register by hand              */
 /*
- * P8_FN(gcm_seal_stitched_10) / P8_FN(gcm_open_stitched_10)(sched = r3, hkey = r4, counter = r5,
- * acc = r6, in = r7, out = r8, nblocks = r9): AES-128 only (the other key sizes keep the chunked loops
- * above: their 13 or 15 round keys do not fit beside the rest). counter and acc in, updated, out.
+ * P8_FN(gcm_seal_stitched_R) / P8_FN(gcm_open_stitched_R)(sched = r3, hkey = r4, counter = r5,
+ * acc = r6, in = r7, out = r8, nblocks = r9), R = 10, 12, 14 the AES rounds: one copy per key size,
+ * made by P8G_FUNC from the same macros, whose assembler parameter `rounds` adds AES-192/256's middle
+ * rounds (.if, so AES-128's two functions are the code they were before AES-192/256 joined). counter
+ * and acc in, updated, out.
  *
  * Why assembly: the count (issue 5: <= 26 instructions per block) needs all 11 round keys in
  * registers for the whole loop, and GCC spilled them (see the top of this file).
+ *
+ * AES-192/256. The 32 vector registers are all taken (below), so 13 or 15 round keys cannot all stay.
+ * Round keys 0..9 and the last (12 or 14) stay in v21..v31, where AES-128 keeps 0..10; the middle
+ * ones, 10, 11 (AES-256 also 12, 13), are loaded from the schedule in each 8-block AES step into
+ * v15..v17, temporaries of the data and GHASH steps that are free from the start of the AES step to
+ * its end (AES-256's round key 13 reuses v15 once round 10 is done with it): per 16 blocks 4 or 8 lvx
+ * beside the 32 or 64 extra vcipher. (v13, v14 are free only in a group's first AES step, the sums
+ * live through the second; on power9 v1 and v18, power8's vperm masks, are free and could hold two
+ * of them for good, 0.25 instructions per block, not taken so that both CPUs run one register plan.)
+ * The loads need the schedule's address: r3 has become an offset, so r21 (callee-saved, kept in the
+ * protected zone's last free doubleword, nothing else moved) holds sched, and the offsets already
+ * in r15..r18 (160..208) reach round keys 10..13. The single-block tail loads the four (two) once
+ * into v5..v7 and v17, free there. Extra per call: 3 instructions (std, addi, ld of r21), and 2 or 4
+ * lvx when single blocks remain.
  *
  * GHASH, two blocks per step. Blocks 2q and 2q+1 of the group (X_a, X_b as POLYVAL operands,
  * X = X1 x^64 + X0) take a = H_(16-2q) and b = H_(15-2q). With U = (Xa1, Xb1), L = (Xa0, Xb0) and the
@@ -85,8 +94,8 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * b[m[j] & 15], so with m = (j, j^3) one instruction turns the keystream K (AES order) raw and XORs
  * it with the raw input: seal C raw = vpermxor(P, K), open P raw = vpermxor(C, K). U and L are then one
  * vperm each from the two raw ciphertext blocks of a pair (they pick AES-order doublewords out of both
- * registers): per block lxvw4x, vpermxor, stxvw4x and one vperm, where CTR alone takes four and the
- * chunked GCM another two for GHASH's vperm and xxpermdi. The accumulator (AES order) joins the raw
+ * registers): per block lxvw4x, vpermxor, stxvw4x and one vperm, where CTR alone takes four and a
+ * separate GHASH pass another two for its vperm and xxpermdi. The accumulator (AES order) joins the raw
  * first ciphertext block by the same vpermxor mask: vpermxor(C, acc, (j, j^3)) = C ^ raw(acc).
  * power9 (lxvb16x/stxvb16x, AES order): vxor instead of vpermxor, xxpermdi instead of vperm.
  *
@@ -95,8 +104,10 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * x^0, x^64, x^128 sums, v12 also the reduced accumulator between groups; v15..v17 temporaries; v19
  * (0, c) of the reduction; v20 the first pair's A = (H_16 low, H_15 low), loaded once per call (at
  * the start and the end it briefly holds the vperm (j^3, j^3) for the counter's and the
- * accumulator's byte order); v21..v31 round keys 0..10. v20..v31 and r14..r20 are callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's
- * count are kept in the 288-byte protected zone below r1 (272 bytes). r7/r8 in/out, advanced once
+ * accumulator's byte order); v21..v31 round keys 0..9 and the last (10, 12 or 14); AES-192/256: r21
+ * sched, the middle round keys passing through v15..v17 (above). v20..v31 and r14..r21 are
+ * callee-saved in the ELFv2 ABI: they, r5, r6 and the tail's count are kept in the 288-byte protected
+ * zone below r1 (272 bytes, 280 with r21). r7/r8 in/out, advanced once
  * per 16 blocks; r4 the pair table (hkey + 384); offsets 16..240 in r11, r12, r0, r9, r5, r6, r10, r3,
  * r14..r20 (r0 only as RB: as RA it reads as zero), for the data and the pair table alike.
  * The last r = nblocks mod 16 blocks: 8 of them as a group of their own (the pairs of H_8..H_1), the
@@ -108,7 +119,9 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
  * vadduwm) = 192; data 16 x (lxvw4x, vpermxor, stxvw4x) + 16 vperm (U, L) = 64; GHASH 8 pairs x
  * (2 lvx, 4 vpmsumd, 4 vxor) - 3 (the first pair starts the sums) - 1 (its A is resident) = 76, + 1
  * vpermxor for the accumulator; the reduction 8; the loop 3 (two addi, bdnz): 344, 21.5 per block,
- * plus about 110 per call.
+ * plus about 110 per call. AES-192: + 32 vcipher + 4 lvx = 380, 23.75 per block; AES-256: + 64
+ * vcipher + 8 lvx = 416, 26.0 per block; each plus about 113 per call (power9 102; measured with
+ * count-insns -f over 1024 blocks: 24433 and 26737 on power8).
  */
 #define P8G_STR2(x) #x
 #define P8G_STR(x) P8G_STR2(x)
@@ -195,7 +208,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     ".endm\n\t"
 #endif
 
-#define P8G_FUNC(name, dir)                                                                         \
+#define P8G_FUNC(name, dir, rounds)                                                                 \
     P8_ASM_ENTRY(name)                                                                               \
     "rldicl 10,9,0,60\n\t"   /* r = nblocks mod 16, for the tail */                                 \
     "std 10,-216(1)\n\t"                                                                             \
@@ -217,7 +230,8 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "lvx 21,0,3\n\tlvx 22,3,11\n\tlvx 23,3,12\n\tlvx 24,3,0\n\t" /* round keys 0..10 */             \
     "lvx 25,3,9\n\tlvx 26,3,5\n\tlvx 27,3,6\n\tlvx 28,3,10\n\t"                                     \
     "addi 3,3,128\n\t"                                                                               \
-    "lvx 29,0,3\n\tlvx 30,3,11\n\tlvx 31,3,12\n\t"                                                   \
+    "lvx 29,0,3\n\tlvx 30,3,11\n\t"                                                                   \
+    "P8G_LASTKEY " rounds "\n\t" /* v31 = round key 10, 12 or 14; r21 = sched (AES-192/256) */        \
     "addis 3,2,.Lp8g_table@toc@ha\n\t"                                                               \
     "addi 3,3,.Lp8g_table@toc@l\n\t"                                                                 \
     P8G_CONSTS                                                                                       \
@@ -230,8 +244,8 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "lvx 20,0,4\n\t" /* the first pair's A (H_16, H_15), for the whole call */                     \
     "beq 2f\n"                                                                                       \
     "1:\n\t"                                                                                         \
-    "P8G_HALF " dir ",0,0,1\n\t"                                                                    \
-    "P8G_HALF " dir ",1,1,0\n\t"                                                                    \
+    "P8G_HALF " dir ",0,0,1," rounds "\n\t"                                                         \
+    "P8G_HALF " dir ",1,1,0," rounds "\n\t"                                                         \
     "addi 7,7,256\n\taddi 8,8,256\n\t"                                                              \
     "P8G_REDUCE 12\n\t"                                                                             \
     "bdnz 1b\n"                                                                                      \
@@ -241,7 +255,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "cmpldi 9,8\n\t"                                                                                 \
     "blt 5f\n\t"                                                                                     \
     "li 9,64\n\t"                                                                                    \
-    "P8G_HALF " dir ",0,1,1\n\t"                                                                    \
+    "P8G_HALF " dir ",0,1,1," rounds "\n\t"                                                         \
     "addi 7,7,128\n\taddi 8,8,128\n\t"                                                              \
     "P8G_REDUCE 12\n\t"                                                                                 \
     "ld 9,-216(1)\n\t"                                                                               \
@@ -254,9 +268,10 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "addi 10,4,-384\n\t"    /* the lo, mid, hi rows */                                             \
     "addi 11,4,-256\n\t"                                                                            \
     "addi 12,4,-128\n\t"                                                                            \
-    "vxor 8,8,8\n\tvxor 13,13,13\n\tvxor 14,14,14\n"                                               \
+    "vxor 8,8,8\n\tvxor 13,13,13\n\tvxor 14,14,14\n\t"                                             \
+    "P8G_TAILKEYS " rounds "\n"                                                                     \
     "3:\n\t"                                                                                         \
-    "P8G_TAIL " dir "\n\t"                                                                           \
+    "P8G_TAIL " dir "," rounds "\n\t"                                                              \
     "bdnz 3b\n\t"                                                                                    \
     "P8G_REDUCE 8\n"                                                                                   \
     "4:\n\t"                                                                                         \
@@ -265,6 +280,7 @@ size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t count
     "ld 6,-208(1)\n\t"                                                                              \
     "ld 14,-224(1)\n\tld 15,-232(1)\n\tld 16,-240(1)\n\tld 17,-248(1)\n\t"                          \
     "ld 18,-256(1)\n\tld 19,-264(1)\n\tld 20,-272(1)\n\t"                                           \
+    ".if " rounds " > 10\n\tld 21,-280(1)\n\t.endif\n\t"                                               \
     P8G_STOREBLK("2", "5")                                                                           \
     P8G_STOREBLK("12", "6")                                                                          \
     "addi 10,1,-192\n\t"                                                                             \
@@ -281,12 +297,35 @@ __asm__(".text\n\t"
         ".machine " P8G_MACHINE "\n\t"
         P8G_ADDR_MACROS
         P8G_DATA_PAIR
-        /* 8 counter blocks from v2 (vadduwm is inc32: power8.h), ^ round key 0, 10 rounds */
-        ".macro P8G_AES8\n\t"
-        ".irp b,4,5,6,7,8,9,10,11\n\tvxor \\b,2,21\n\tvadduwm 2,2,3\n\t.endr\n\t"
-        ".irp k,22,23,24,25,26,27,28,29,30\n\t"
+        /* v31 = the last round key (sched + 16 rounds = r3 + 128 + 32, 64 or 96); AES-192/256 keep
+           sched in r21 (saved in the protected zone) for the middle round keys 10..13 */
+        ".macro P8G_LASTKEY rounds\n\t"
+        ".if \\rounds == 10\n\tlvx 31,3,12\n\t"
+        ".else\n\t"
+        "std 21,-280(1)\n\taddi 21,3,-128\n\t"
+        ".if \\rounds == 12\n\tlvx 31,3,9\n\t.else\n\tlvx 31,3,6\n\t.endif\n\t"
+        ".endif\n\t"
+        ".endm\n\t"
+        /* 8 blocks, one round with the key in v\k */
+        ".macro P8G_ROUND8 k\n\t"
         ".irp b,4,5,6,7,8,9,10,11\n\tvcipher \\b,\\b,\\k\n\t.endr\n\t"
-        ".endr\n\t"
+        ".endm\n\t"
+        /* 8 counter blocks from v2 (vadduwm is inc32: power8.h), ^ round key 0, the rounds. Rounds
+           1..9 take v22..v30 and the last v31; AES-192/256's rounds 10, 11 (, 12, 13) load their keys
+           from sched (r21) + 160, 176 (, 192, 208) (offsets r15..r18) into v15..v17, which are free
+           until the data step: one lvx per extra round per 8 blocks (k13 reuses v15 once round 10
+           is done with it) */
+        ".macro P8G_AES8 rounds\n\t"
+        ".irp b,4,5,6,7,8,9,10,11\n\tvxor \\b,2,21\n\tvadduwm 2,2,3\n\t.endr\n\t"
+        ".if \\rounds > 10\n\tlvx 15,21,15\n\tlvx 16,21,16\n\t.endif\n\t"
+        ".if \\rounds > 12\n\tlvx 17,21,17\n\t.endif\n\t"
+        ".irp k,22,23,24,25,26,27,28,29,30\n\tP8G_ROUND8 \\k\n\t.endr\n\t"
+        ".if \\rounds > 10\n\t"
+        "P8G_ROUND8 15\n\t"
+        ".if \\rounds > 12\n\tlvx 15,21,18\n\t.endif\n\t"
+        "P8G_ROUND8 16\n\t"
+        ".endif\n\t"
+        ".if \\rounds > 12\n\tP8G_ROUND8 17\n\tP8G_ROUND8 15\n\t.endif\n\t"
         ".irp b,4,5,6,7,8,9,10,11\n\tvcipherlast \\b,\\b,31\n\t.endr\n\t"
         ".endm\n\t"
         /* U in v\a, L in v\b times the pair at base + lo, base + hi, into the sums v12..v14; first:
@@ -320,8 +359,8 @@ __asm__(".text\n\t"
         /* 8 blocks: AES, data in and out at in/out + 0..112 (dset 0) or + 128..240 (dset 1), GHASH
            against the pairs of H_16..H_9 (hset 0) or H_8..H_1 (hset 1); first: a group's first 8
            blocks (the accumulator joins the first block, the sums start) */
-        ".macro P8G_HALF dir, dset, hset, first\n\t"
-        "P8G_AES8\n\t"
+        ".macro P8G_HALF dir, dset, hset, first, rounds\n\t"
+        "P8G_AES8 \\rounds\n\t"
         ".if \\dset\n\t"
         "P8G_DATA 4,5,3,14,\\first,\\dir\n\tP8G_DATA 6,7,15,16,0,\\dir\n\t"
         "P8G_DATA 8,9,17,18,0,\\dir\n\tP8G_DATA 10,11,19,20,0,\\dir\n\t"
@@ -350,11 +389,19 @@ __asm__(".text\n\t"
         P8G_ACC_OUT                              /* hi + S x^-64 */
         ".endm\n\t"
         P8G_TAIL_DATA
+        /* the tail's middle round keys 10..13 of AES-192/256, loaded once into v5..v7, v17 (free
+           in the tail: it uses v4 and v8..v16 only) */
+        ".macro P8G_TAILKEYS rounds\n\t"
+        ".if \\rounds > 10\n\tlvx 5,21,15\n\tlvx 6,21,16\n\t.endif\n\t"
+        ".if \\rounds > 12\n\tlvx 7,21,17\n\tlvx 17,21,18\n\t.endif\n\t"
+        ".endm\n\t"
         /* one block of the tail: AES, data, s += X H_k (r9 = 16 (k - 1) into the lo/mid/hi rows at
            r10/r11/r12: power8.h's p8_gf_mul_add), then H_(k-1) */
-        ".macro P8G_TAIL dir\n\t"
+        ".macro P8G_TAIL dir, rounds\n\t"
         "vxor 4,2,21\n\tvadduwm 2,2,3\n\t"
         ".irp k,22,23,24,25,26,27,28,29,30\n\tvcipher 4,4,\\k\n\t.endr\n\t"
+        ".if \\rounds > 10\n\tvcipher 4,4,5\n\tvcipher 4,4,6\n\t.endif\n\t"
+        ".if \\rounds > 12\n\tvcipher 4,4,7\n\tvcipher 4,4,17\n\t.endif\n\t"
         "vcipherlast 4,4,31\n\t"
         "P8G_TAILDATA \\dir\n\t"
         "lvx 9,9,10\n\tlvx 10,9,11\n\tlvx 11,9,12\n\t"
@@ -363,10 +410,15 @@ __asm__(".text\n\t"
         "vpmsumd 15,16,11\n\tvxor 14,14,15\n\t" /* x1 h1 */
         "addi 7,7,16\n\taddi 8,8,16\n\taddi 9,9,-16\n\t"
         ".endm\n\t"
-        P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_10)), "seal")
-        P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_10)), "open")
-        ".purgem P8G_X\n\t.purgem P8G_DATA\n\t.purgem P8G_AES8\n\t.purgem P8G_PAIR\n\t"
-        ".purgem P8G_HALF\n\t.purgem P8G_REDUCE\n\t.purgem P8G_TAILDATA\n\t.purgem P8G_TAIL\n\t"
+        P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_10)), "seal", "10")
+        P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_10)), "open", "10")
+        P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_12)), "seal", "12")
+        P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_12)), "open", "12")
+        P8G_FUNC(P8G_STR(P8_FN(gcm_seal_stitched_14)), "seal", "14")
+        P8G_FUNC(P8G_STR(P8_FN(gcm_open_stitched_14)), "open", "14")
+        ".purgem P8G_X\n\t.purgem P8G_DATA\n\t.purgem P8G_LASTKEY\n\t.purgem P8G_ROUND8\n\t"
+        ".purgem P8G_AES8\n\t.purgem P8G_PAIR\n\t.purgem P8G_HALF\n\t.purgem P8G_REDUCE\n\t"
+        ".purgem P8G_TAILDATA\n\t.purgem P8G_TAILKEYS\n\t.purgem P8G_TAIL\n\t"
         /* register images for lvx (memory byte 15 - j is register byte j, so rows run backwards) */
         ".pushsection .rodata\n\t"
         ".p2align 4\n"
