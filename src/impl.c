@@ -79,7 +79,7 @@ static const struct vg_impl *find_available(const char *name)
     return NULL;
 }
 
-_Atomic(const struct vg_impl *) vg_impl_choice; /* internal.h: vg_key_impl reads it inline */
+_Atomic(const struct vg_impl *) vg_impl_choice; /* internal.h: vg_aes_key_init reads it inline */
 
 /* VG_IMPL's value, NULL when unset or empty. */
 static const char *impl_env(void)

@@ -72,10 +72,10 @@ static inline void vg_aarch64_dit_exit(uint64_t token)
     if (token) __asm__ volatile(VG_AARCH64_CLEAR_DIT : : : "memory");
 }
 
-/* Sets PSTATE.DIT if the CPU has FEAT_DIT and returns a token for vg_arch_secret_exit (the caller's
-   DIT bit; 0 when there is no DIT, and then exit does nothing). */
+/* Sets PSTATE.DIT if the CPU has FEAT_DIT and returns a token for vg_arch_secret_exit (1: clear DIT
+   again; 0: leave it, because the caller had it set or there is no DIT): vg_aarch64_dit_enter above. */
 uint64_t vg_arch_secret_enter(void) VG_INTERNAL;
-/* Restores the DIT value that vg_arch_secret_enter saved in token. */
+/* Gives the caller back the DIT value it had before vg_arch_secret_enter (token from it). */
 void vg_arch_secret_exit(uint64_t token) VG_INTERNAL;
 /* The current PSTATE.DIT (0 or 1; 0 without FEAT_DIT). For tests. */
 int vg_arch_dit_enabled(void) VG_INTERNAL;
@@ -102,8 +102,8 @@ size_t vg_armv8_ccm_open_blocks(const void *sched, uint8_t mac[16], uint8_t coun
 
 /* The kernels built twice (armv8_kernels.inc): _base with EOR, _sha3 with EOR3. */
 #define ARMV8_DECLARE_VARIANT(suffix)                                                                  \
-    int vg_armv8_aes_expand_key_##suffix(void *sched, const uint8_t *key, size_t key_len,                \
-                                       int want_decrypt, unsigned features) VG_INTERNAL;                                  \
+    int vg_armv8_aes_expand_key_##suffix(void *sched, const uint8_t *key, size_t key_len,                 \
+                                         int want_decrypt, unsigned features) VG_INTERNAL;               \
     void vg_armv8_aes_ctr32_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,           \
                                   uint8_t *out, size_t nblocks) VG_INTERNAL;                           \
     void vg_armv8_aes_ctr32_le_##suffix(const void *sched, uint8_t counter[16], const uint8_t *in,        \
