@@ -340,18 +340,20 @@ static int ecb_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 static int blk_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     struct blk_ctx *c = vctx;
+    struct vgp_found f;
     const OSSL_PARAM *p;
     unsigned int u;
 
     if (params == NULL)
         return 1;
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_PADDING);
     if (p != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             return 0;
         c->pad = u ? 1 : 0;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM);
+    p = vgp_param(&f, VGP_PARAM_NUM);
     if (p != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u) || u >= BLOCK)
             return 0;
@@ -363,24 +365,26 @@ static int blk_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 static int blk_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     struct blk_ctx *c = vctx;
+    struct vgp_found f;
     OSSL_PARAM *p;
 
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_IVLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->ivlen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    p = vgp_param(&f, VGP_PARAM_KEYLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING);
+    p = vgp_param(&f, VGP_PARAM_PADDING);
     if (p != NULL && !OSSL_PARAM_set_uint(p, (unsigned int)c->pad))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM);
+    p = vgp_param(&f, VGP_PARAM_NUM);
     if (p != NULL && !OSSL_PARAM_set_uint(p, c->num))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV);
+    p = vgp_param(&f, VGP_PARAM_IV);
     if (p != NULL && !OSSL_PARAM_set_octet_ptr(p, c->oiv, c->ivlen) && !OSSL_PARAM_set_octet_string(p, c->oiv, c->ivlen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV);
+    p = vgp_param(&f, VGP_PARAM_UPDATED_IV);
     if (p != NULL && !OSSL_PARAM_set_octet_ptr(p, c->iv, c->ivlen) && !OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen))
         return 0;
     return 1;

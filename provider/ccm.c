@@ -263,12 +263,14 @@ static size_t ccm_tls_init(struct ccm_ctx *c, const unsigned char *aad, size_t a
 static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     struct ccm_ctx *c = vctx;
+    struct vgp_found f;
     const OSSL_PARAM *p;
     size_t sz;
 
     if (params == NULL)
         return 1;
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING)
             return 0;
@@ -282,13 +284,13 @@ static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->m = p->data_size;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN);
+    p = vgp_param(&f, VGP_PARAM_IVLEN);
     if (p != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz < 7 || sz > 13)
             return 0;
         c->l = 15 - sz;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
+    p = vgp_param(&f, VGP_PARAM_TLS1_AAD);
     if (p != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING)
             return 0;
@@ -297,7 +299,7 @@ static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             return 0;
         c->tls_aad_pad = sz;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+    p = vgp_param(&f, VGP_PARAM_TLS1_IV_FIXED);
     if (p != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size != TLS_FIXED_IV_LEN)
             return 0;
@@ -309,17 +311,19 @@ static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 static int ccm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     struct ccm_ctx *c = vctx;
+    struct vgp_found f;
     OSSL_PARAM *p;
 
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_IVLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, ccm_ivlen(c)))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+    p = vgp_param(&f, VGP_PARAM_TAGLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->m))
         return 0;
-    const char *iv_names[] = { OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV };
+    const enum vgp_param iv_keys[] = { VGP_PARAM_IV, VGP_PARAM_UPDATED_IV };
     for (size_t i = 0; i < 2; i++) {
-        p = OSSL_PARAM_locate(params, iv_names[i]);
+        p = vgp_param(&f, iv_keys[i]);
         if (p != NULL) {
             if (ccm_ivlen(c) > p->data_size)
                 return 0;
@@ -328,13 +332,13 @@ static int ccm_get_ctx_params(void *vctx, OSSL_PARAM params[])
                 return 0;
         }
     }
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    p = vgp_param(&f, VGP_PARAM_KEYLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
+    p = vgp_param(&f, VGP_PARAM_TLS1_AAD_PAD);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         if (!c->enc || !c->tag_set || p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL ||
             p->data_size != c->m)

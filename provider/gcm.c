@@ -386,15 +386,19 @@ static int vg_gcm_tag_length_ok(size_t n)
     return n == 4 || n == 8 || (n >= 12 && n <= GCM_TAG_MAX);
 }
 
+/* The keys are acted on in this order whatever their order in the array (tag, ivlen, tlsaad,
+   tlsivfixed, tlsivinv): ivlen before tlsivfixed and tlsivinv, which use the IV length. */
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     struct gcm_ctx *c = vctx;
+    struct vgp_found f;
     const OSSL_PARAM *p;
     size_t sz;
 
     if (params == NULL)
         return 1;
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size > GCM_TAG_MAX)
             return 0;
@@ -404,7 +408,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         memcpy(c->tag, p->data, sz);
         c->taglen = sz;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN);
+    p = vgp_param(&f, VGP_PARAM_IVLEN); /* OSSL_CIPHER_PARAM_AEAD_IVLEN */
     if (p != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz == 0 || sz > GCM_IV_MAX)
             return 0;
@@ -415,7 +419,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             c->ivlen = sz;
         }
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
+    p = vgp_param(&f, VGP_PARAM_TLS1_AAD);
     if (p != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING)
             return 0;
@@ -424,12 +428,12 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             return 0;
         c->tls_aad_pad = sz;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+    p = vgp_param(&f, VGP_PARAM_TLS1_IV_FIXED);
     if (p != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || !gcm_tls_iv_set_fixed(c, p->data, p->data_size))
             return 0;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV);
+    p = vgp_param(&f, VGP_PARAM_TLS1_SET_IV_INV);
     if (p != NULL) {
         if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING ||
             !gcm_set_iv_inv(c, p->data, p->data_size))
@@ -438,23 +442,26 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return 1;
 }
 
+/* In a fixed order, as for setting: the IV is read before tlsivgen moves it on. */
 static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     struct gcm_ctx *c = vctx;
+    struct vgp_found f;
     OSSL_PARAM *p;
 
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_IVLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->ivlen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    p = vgp_param(&f, VGP_PARAM_KEYLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+    p = vgp_param(&f, VGP_PARAM_TAGLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->taglen != UNSET ? c->taglen : GCM_TAG_MAX))
         return 0;
-    const char *iv_names[] = { OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV };
+    const enum vgp_param iv_keys[] = { VGP_PARAM_IV, VGP_PARAM_UPDATED_IV };
     for (size_t i = 0; i < 2; i++) {
-        p = OSSL_PARAM_locate(params, iv_names[i]);
+        p = vgp_param(&f, iv_keys[i]);
         if (p != NULL) {
             if (c->iv_state == IV_UNSET || c->ivlen > p->data_size)
                 return 0;
@@ -462,10 +469,10 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
                 return 0;
         }
     }
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
+    p = vgp_param(&f, VGP_PARAM_TLS1_AAD_PAD);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         size_t sz = p->data_size;
         if (sz == 0 || sz > GCM_TAG_MAX || !c->enc || c->taglen == UNSET)
@@ -473,7 +480,7 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
         if (!OSSL_PARAM_set_octet_string(p, c->tag, sz))
             return 0;
     }
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN);
+    p = vgp_param(&f, VGP_PARAM_TLS1_GET_IV_GEN);
     if (p != NULL) {
         if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING || !gcm_get_iv_gen(c, p->data, p->data_size))
             return 0;

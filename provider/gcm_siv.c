@@ -175,24 +175,26 @@ static int siv_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 static int siv_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     struct siv_ctx *c = vctx;
+    struct vgp_found f;
     const OSSL_PARAM *p;
     size_t sz;
 
     if (params == NULL)
         return 1;
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size != SIV_TAG || c->enc)
             return 0;
         memcpy(c->tag, p->data, SIV_TAG);
         c->tag_set = 1;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+    p = vgp_param(&f, VGP_PARAM_KEYLEN);
     if (p != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz != c->keylen)
             return 0;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN); /* 12 bytes, the only length */
+    p = vgp_param(&f, VGP_PARAM_IVLEN); /* 12 bytes, the only length */
     if (p != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz != SIV_NONCE)
             return 0;
@@ -203,18 +205,20 @@ static int siv_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 static int siv_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     struct siv_ctx *c = vctx;
+    struct vgp_found f;
     OSSL_PARAM *p;
 
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    vgp_params_find(params, &f);
+    p = vgp_param(&f, VGP_PARAM_IVLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, SIV_NONCE))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    p = vgp_param(&f, VGP_PARAM_KEYLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+    p = vgp_param(&f, VGP_PARAM_TAGLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, SIV_TAG))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+    p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         if (!c->enc || !c->tag_set || p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != SIV_TAG ||
             !OSSL_PARAM_set_octet_string(p, c->tag, SIV_TAG))

@@ -53,14 +53,14 @@ struct vgp_instance {
     const OSSL_ALGORITHM *ciphers;
 };
 
-#define VGP_PARAM_CIPHER_OPS "vg-cipher-ops"
+#define VGP_PARAM_CIPHER_OPS_NAME "vg-cipher-ops"
 
 static const OSSL_PARAM vgp_param_types[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
-    OSSL_PARAM_DEFN(VGP_PARAM_CIPHER_OPS, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(VGP_PARAM_CIPHER_OPS_NAME, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -73,22 +73,20 @@ static const OSSL_PARAM *vgp_gettable_params(void *provctx)
 static int vgp_get_params(void *provctx, OSSL_PARAM params[])
 {
     struct vgp_provctx *p = provctx;
-    OSSL_PARAM *q;
+    struct vgp_found f;
 
-    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
-    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, "vg"))
+    vgp_params_find(params, &f);
+    if (vgp_param(&f, VGP_PARAM_NAME) != NULL && !OSSL_PARAM_set_utf8_ptr(vgp_param(&f, VGP_PARAM_NAME), "vg"))
         return 0;
-    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
-    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, vg_version()))
+    if (vgp_param(&f, VGP_PARAM_VERSION) != NULL && !OSSL_PARAM_set_utf8_ptr(vgp_param(&f, VGP_PARAM_VERSION), vg_version()))
         return 0;
-    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
-    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, vg_impl_name()))
+    if (vgp_param(&f, VGP_PARAM_BUILDINFO) != NULL && !OSSL_PARAM_set_utf8_ptr(vgp_param(&f, VGP_PARAM_BUILDINFO), vg_impl_name()))
         return 0;
-    q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
-    if (q != NULL && !OSSL_PARAM_set_int(q, 1))
+    if (vgp_param(&f, VGP_PARAM_STATUS) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_STATUS), 1))
         return 0;
-    q = OSSL_PARAM_locate(params, VGP_PARAM_CIPHER_OPS);
-    if (q != NULL && !OSSL_PARAM_set_uint64(q, atomic_load_explicit(&p->cipher_ops, memory_order_relaxed)))
+    if (vgp_param(&f, VGP_PARAM_CIPHER_OPS) != NULL &&
+        !OSSL_PARAM_set_uint64(vgp_param(&f, VGP_PARAM_CIPHER_OPS),
+                               atomic_load_explicit(&p->cipher_ops, memory_order_relaxed)))
         return 0;
     return 1;
 }
@@ -177,36 +175,140 @@ const OSSL_PARAM *vgp_cipher_gettable_params(void *provctx)
 int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen, size_t ivlen,
                           size_t blocksize, int aead)
 {
-    OSSL_PARAM *p;
+    struct vgp_found f;
 
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
-    if (p != NULL && !OSSL_PARAM_set_uint(p, mode))
+    vgp_params_find(params, &f);
+    if (vgp_param(&f, VGP_PARAM_MODE) != NULL && !OSSL_PARAM_set_uint(vgp_param(&f, VGP_PARAM_MODE), mode))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen))
+    if (vgp_param(&f, VGP_PARAM_KEYLEN) != NULL && !OSSL_PARAM_set_size_t(vgp_param(&f, VGP_PARAM_KEYLEN), keylen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, ivlen))
+    if (vgp_param(&f, VGP_PARAM_IVLEN) != NULL && !OSSL_PARAM_set_size_t(vgp_param(&f, VGP_PARAM_IVLEN), ivlen))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, blocksize))
+    if (vgp_param(&f, VGP_PARAM_BLOCK_SIZE) != NULL && !OSSL_PARAM_set_size_t(vgp_param(&f, VGP_PARAM_BLOCK_SIZE), blocksize))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
-    if (p != NULL && !OSSL_PARAM_set_int(p, aead))
+    if (vgp_param(&f, VGP_PARAM_AEAD) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_AEAD), aead))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
-    if (p != NULL && !OSSL_PARAM_set_int(p, aead))
+    if (vgp_param(&f, VGP_PARAM_CUSTOM_IV) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_CUSTOM_IV), aead))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
-    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+    if (vgp_param(&f, VGP_PARAM_CTS) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_CTS), 0))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
-    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+    if (vgp_param(&f, VGP_PARAM_TLS1_MULTIBLOCK) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_TLS1_MULTIBLOCK), 0))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
-    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+    if (vgp_param(&f, VGP_PARAM_HAS_RAND_KEY) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_HAS_RAND_KEY), 0))
         return 0;
     return 1;
+}
+
+/* The key of each enum vgp_param, padded with NULs to a fixed size so that vgp_param_id's final
+   compare never reads past a name, whichever id it guessed. */
+#define VGP_PARAM_KEY_MAX 13 /* "vg-cipher-ops" */
+static const char vgp_param_names[VGP_PARAM_COUNT][VGP_PARAM_KEY_MAX + 1] = {
+    [VGP_PARAM_AEAD] = OSSL_CIPHER_PARAM_AEAD,
+    [VGP_PARAM_BLOCK_SIZE] = OSSL_CIPHER_PARAM_BLOCK_SIZE,
+    [VGP_PARAM_BUILDINFO] = OSSL_PROV_PARAM_BUILDINFO,
+    [VGP_PARAM_CIPHER_OPS] = VGP_PARAM_CIPHER_OPS_NAME,
+    [VGP_PARAM_CTS] = OSSL_CIPHER_PARAM_CTS,
+    [VGP_PARAM_CUSTOM_IV] = OSSL_CIPHER_PARAM_CUSTOM_IV,
+    [VGP_PARAM_HAS_RAND_KEY] = OSSL_CIPHER_PARAM_HAS_RAND_KEY,
+    [VGP_PARAM_IV] = OSSL_CIPHER_PARAM_IV,
+    [VGP_PARAM_IVLEN] = OSSL_CIPHER_PARAM_IVLEN,
+    [VGP_PARAM_KEYLEN] = OSSL_CIPHER_PARAM_KEYLEN,
+    [VGP_PARAM_MODE] = OSSL_CIPHER_PARAM_MODE,
+    [VGP_PARAM_NAME] = OSSL_PROV_PARAM_NAME,
+    [VGP_PARAM_NUM] = OSSL_CIPHER_PARAM_NUM,
+    [VGP_PARAM_PADDING] = OSSL_CIPHER_PARAM_PADDING,
+    [VGP_PARAM_STATUS] = OSSL_PROV_PARAM_STATUS,
+    [VGP_PARAM_TAG] = OSSL_CIPHER_PARAM_AEAD_TAG,
+    [VGP_PARAM_TAGLEN] = OSSL_CIPHER_PARAM_AEAD_TAGLEN,
+    [VGP_PARAM_TLS1_AAD] = OSSL_CIPHER_PARAM_AEAD_TLS1_AAD,
+    [VGP_PARAM_TLS1_AAD_PAD] = OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
+    [VGP_PARAM_TLS1_GET_IV_GEN] = OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN,
+    [VGP_PARAM_TLS1_IV_FIXED] = OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+    [VGP_PARAM_TLS1_MULTIBLOCK] = OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
+    [VGP_PARAM_TLS1_SET_IV_INV] = OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV,
+    [VGP_PARAM_UPDATED_IV] = OSSL_CIPHER_PARAM_UPDATED_IV,
+    [VGP_PARAM_VERSION] = OSSL_PROV_PARAM_VERSION,
+};
+
+/* The key's enum, or VGP_PARAM_COUNT for a key the provider does not know. The length and at most two
+   characters narrow the 25 names to one candidate, and one compare confirms it (so a wrong guess here
+   can only make a key unknown, never match the wrong one; the differential test asks for every key).
+   The length is counted here, not by strlen: keys are short, and the call cost more than the count. */
+static enum vgp_param vgp_param_id(const char *key)
+{
+    enum vgp_param id;
+    size_t n = 0;
+
+    while (n <= VGP_PARAM_KEY_MAX && key[n] != '\0')
+        n++;
+    switch (n) {
+    case 2: /* iv */
+        id = VGP_PARAM_IV;
+        break;
+    case 3: /* cts num tag */
+        id = key[0] == 'c' ? VGP_PARAM_CTS : key[0] == 'n' ? VGP_PARAM_NUM : VGP_PARAM_TAG;
+        break;
+    case 4: /* aead mode name */
+        id = key[0] == 'a' ? VGP_PARAM_AEAD : key[0] == 'm' ? VGP_PARAM_MODE : VGP_PARAM_NAME;
+        break;
+    case 5: /* ivlen */
+        id = VGP_PARAM_IVLEN;
+        break;
+    case 6: /* keylen status taglen tlsaad */
+        if (key[0] == 'k')
+            id = VGP_PARAM_KEYLEN;
+        else if (key[0] == 's')
+            id = VGP_PARAM_STATUS;
+        else
+            id = key[1] == 'a' ? VGP_PARAM_TAGLEN : VGP_PARAM_TLS1_AAD;
+        break;
+    case 7: /* padding version */
+        id = key[0] == 'p' ? VGP_PARAM_PADDING : VGP_PARAM_VERSION;
+        break;
+    case 8: /* tlsivgen tlsivinv */
+        id = key[5] == 'g' ? VGP_PARAM_TLS1_GET_IV_GEN : VGP_PARAM_TLS1_SET_IV_INV;
+        break;
+    case 9: /* blocksize buildinfo custom-iv tls-multi tlsaadpad */
+        if (key[0] == 'b')
+            id = key[1] == 'l' ? VGP_PARAM_BLOCK_SIZE : VGP_PARAM_BUILDINFO;
+        else if (key[0] == 'c')
+            id = VGP_PARAM_CUSTOM_IV;
+        else
+            id = key[3] == '-' ? VGP_PARAM_TLS1_MULTIBLOCK : VGP_PARAM_TLS1_AAD_PAD;
+        break;
+    case 10: /* tlsivfixed updated-iv */
+        id = key[0] == 'u' ? VGP_PARAM_UPDATED_IV : VGP_PARAM_TLS1_IV_FIXED;
+        break;
+    case 11: /* has-randkey */
+        id = VGP_PARAM_HAS_RAND_KEY;
+        break;
+    case 13: /* vg-cipher-ops */
+        id = VGP_PARAM_CIPHER_OPS;
+        break;
+    default:
+        return VGP_PARAM_COUNT;
+    }
+    /* n <= VGP_PARAM_KEY_MAX: the terminating NUL is compared too, within both arrays. */
+    for (size_t i = 0; i <= n; i++)
+        if (key[i] != vgp_param_names[id][i])
+            return VGP_PARAM_COUNT;
+    return id;
+}
+
+void vgp_params_find(const OSSL_PARAM params[], struct vgp_found *f)
+{
+    f->found = 0;
+    if (params == NULL)
+        return;
+    for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
+        enum vgp_param id = vgp_param_id(p->key);
+
+        /* Only the first of a repeated key counts, as with OSSL_PARAM_locate. */
+        if (id != VGP_PARAM_COUNT && ((f->found >> id) & 1) == 0) {
+            f->found |= (uint32_t)1 << id;
+            f->at[id] = (OSSL_PARAM *)p;
+        }
+    }
 }
 
 void vgp_buf_clear(struct vgp_buf *b)

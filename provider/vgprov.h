@@ -43,6 +43,62 @@ static inline void vgp_count_op(struct vgp_provctx *p)
 #define VGP_MODE_CCM 0x7
 #define VGP_MODE_GCM_SIV 0x10005 /* OpenSSL 3.2's EVP_CIPH_GCM_SIV_MODE */
 
+/* Every parameter key the provider answers or takes (core_names.h's names; OSSL_CIPHER_PARAM_AEAD_IVLEN
+   is "ivlen" too, so it is VGP_PARAM_IVLEN). */
+enum vgp_param {
+    VGP_PARAM_AEAD,
+    VGP_PARAM_BLOCK_SIZE,
+    VGP_PARAM_BUILDINFO,
+    VGP_PARAM_CIPHER_OPS, /* "vg-cipher-ops", the provider's own */
+    VGP_PARAM_CTS,
+    VGP_PARAM_CUSTOM_IV,
+    VGP_PARAM_HAS_RAND_KEY,
+    VGP_PARAM_IV,
+    VGP_PARAM_IVLEN,
+    VGP_PARAM_KEYLEN,
+    VGP_PARAM_MODE,
+    VGP_PARAM_NAME,
+    VGP_PARAM_NUM,
+    VGP_PARAM_PADDING,
+    VGP_PARAM_STATUS,
+    VGP_PARAM_TAG,
+    VGP_PARAM_TAGLEN,
+    VGP_PARAM_TLS1_AAD,
+    VGP_PARAM_TLS1_AAD_PAD,
+    VGP_PARAM_TLS1_GET_IV_GEN,
+    VGP_PARAM_TLS1_IV_FIXED,
+    VGP_PARAM_TLS1_MULTIBLOCK,
+    VGP_PARAM_TLS1_SET_IV_INV,
+    VGP_PARAM_UPDATED_IV,
+    VGP_PARAM_VERSION,
+    VGP_PARAM_COUNT
+};
+
+/* What vgp_params_find found: at[k] is meaningful only where bit k of found is set, so a look-up
+   starts by clearing one word (clearing all of at[] per call, a `rep stos`, cost more on Zen 5 than the
+   look-up itself). */
+struct vgp_found {
+    uint32_t found;
+    OSSL_PARAM *at[VGP_PARAM_COUNT];
+};
+_Static_assert(VGP_PARAM_COUNT <= 32, "one bit of vgp_found.found per key");
+
+/* One pass over params (which may be NULL): records, for each key the provider knows, the first
+   element with that key, the one OSSL_PARAM_locate would return; keys it does not know are skipped,
+   as OpenSSL's providers ignore them. Why: EVP asks for one parameter at a time (the key and IV length
+   on every EVP_CipherInit_ex, the padding, each ctrl), and locating each known key in turn cost a
+   strcmp per key per element, about 8% of `openssl speed -evp AES-128-GCM` at 16 KiB. The callers then
+   act in their own fixed order, so an array with several keys has the effects (and the failure point)
+   it had with one OSSL_PARAM_locate per key. The pointers point into params: a set function's array is
+   const, and set functions only read through them. */
+void vgp_params_find(const OSSL_PARAM params[], struct vgp_found *f);
+
+/* The element found for key k, or NULL. */
+static inline OSSL_PARAM *vgp_param(const struct vgp_found *f, enum vgp_param k)
+{
+    return (f->found >> k) & 1 ? f->at[k] : NULL;
+}
+
 /* Algorithm (not context) parameters, shared by every cipher: see provider.c. */
 int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen, size_t ivlen,
                           size_t blocksize, int aead);

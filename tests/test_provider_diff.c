@@ -625,6 +625,107 @@ static void tls_records(EVP_CIPHER *cv, EVP_CIPHER *cd, int ccm, size_t keylen, 
     }
 }
 
+/* Parameter arrays holding several keys, a repeated key and an unknown one, with the keys in the
+   order opposite to the one providers act in. vg finds all its keys in one pass over the array and
+   then acts in a fixed order (tag before ivlen; padding before num), as default acts with one
+   OSSL_PARAM_locate per key: the verdicts and every value read back must be default's, the first of
+   a repeated key must be the one used, an unknown key must be ignored, and a set that fails on its
+   first key must not have applied a later one. */
+static void param_arrays(EVP_CIPHER *cv, EVP_CIPHER *cd, enum family fam, const char *name)
+{
+    static const uint8_t key[32], iv[16], tag[17];
+    EVP_CIPHER *c[2] = { cv, cd };
+    struct {
+        int ok[6];
+        size_t sz[8];
+        unsigned int u[4];
+        int flags[5];
+        uint8_t ivb[16];
+    } got[2];
+    int aead = fam == GCM || fam == CCM;
+    for (int i = 0; i < 2; i++) {
+        EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+        size_t *sz = got[i].sz, unknown = 77, dup = 99;
+        unsigned int *u = got[i].u;
+        memset(&got[i], 0, sizeof got[i]);
+        /* The algorithm's parameters, all in one array. */
+        OSSL_PARAM alg[] = { OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, &got[i].flags[0]),
+                             OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, &got[i].flags[1]),
+                             OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_CTS, &got[i].flags[2]),
+                             OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_CUSTOM_IV, &got[i].flags[3]),
+                             OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_AEAD, &got[i].flags[4]),
+                             OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, &sz[0]),
+                             OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &sz[1]),
+                             OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &sz[2]),
+                             OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_MODE, &u[0]),
+                             OSSL_PARAM_construct_end() };
+        got[i].ok[0] = EVP_CIPHER_get_params(c[i], alg) > 0;
+        got[i].ok[1] = EVP_EncryptInit_ex2(ctx, c[i], key, fam == ECB ? NULL : iv, NULL) > 0;
+        /* Reading: an unknown key and a repeated keylen (its second element must stay untouched). */
+        OSSL_PARAM get[] = { OSSL_PARAM_construct_size_t("vg-no-such-key", &unknown),
+                             OSSL_PARAM_construct_size_t(aead ? OSSL_CIPHER_PARAM_AEAD_TAGLEN : "taglen-not-here", &sz[3]),
+                             OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, got[i].ivb, sizeof got[i].ivb),
+                             OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &sz[4]),
+                             OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &sz[5]),
+                             OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &dup),
+                             OSSL_PARAM_construct_end() };
+        if (fam == ECB)
+            get[2] = OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &u[1]);
+        got[i].ok[2] = EVP_CIPHER_CTX_get_params(ctx, get) > 0 && unknown == 77 && dup == 99;
+        if (aead) {
+            /* Decrypting: ivlen then a tag too long for either mode fails at the tag, before the IV
+               length; then a repeated ivlen takes the first. */
+            size_t want = fam == GCM ? 16 : 13, other = 8;
+            OSSL_PARAM bad[] = { OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &want),
+                                 OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, (void *)tag, sizeof tag),
+                                 OSSL_PARAM_construct_end() };
+            OSSL_PARAM twice[] = { OSSL_PARAM_construct_size_t("vg-no-such-key", &unknown),
+                                   OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &want),
+                                   OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &other),
+                                   OSSL_PARAM_construct_end() };
+            got[i].ok[3] = EVP_DecryptInit_ex2(ctx, NULL, key, NULL, NULL) > 0;
+            got[i].ok[4] = EVP_CIPHER_CTX_set_params(ctx, bad) > 0;
+            sz[6] = (size_t)EVP_CIPHER_CTX_get_iv_length(ctx);
+            got[i].ok[5] = EVP_CIPHER_CTX_set_params(ctx, twice) > 0;
+            sz[7] = (size_t)EVP_CIPHER_CTX_get_iv_length(ctx);
+        } else {
+            /* num of the wrong type after padding 0: padding applies, then num fails; then a
+               repeated padding takes the first, and num applies (3 with ECB; with CTR 0, as default 3.0.22
+               refuses num 3 there, where vg takes 0..15). */
+            unsigned int zero = 0, one = 1, num = fam == ECB ? 3 : 0;
+            char notanumber[] = "x";
+            OSSL_PARAM bad[] = { OSSL_PARAM_construct_utf8_string(OSSL_CIPHER_PARAM_NUM, notanumber, 0),
+                                 OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &zero),
+                                 OSSL_PARAM_construct_end() };
+            OSSL_PARAM twice[] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),
+                                   OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &one),
+                                   OSSL_PARAM_construct_uint("vg-no-such-key", &zero),
+                                   OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &zero),
+                                   OSSL_PARAM_construct_end() };
+            OSSL_PARAM read[] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &u[2]),
+                                  OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &u[3]),
+                                  OSSL_PARAM_construct_end() };
+            got[i].ok[4] = EVP_CIPHER_CTX_set_params(ctx, bad) > 0;
+            sz[6] = (size_t)(EVP_CIPHER_CTX_get_params(ctx, read) > 0) << 8 | u[3];
+            got[i].ok[5] = EVP_CIPHER_CTX_set_params(ctx, twice) > 0;
+            got[i].ok[3] = EVP_CIPHER_CTX_get_params(ctx, read) > 0;
+        }
+        EVP_CIPHER_CTX_free(ctx);
+        ERR_clear_error();
+    }
+    CHECK(memcmp(&got[0], &got[1], sizeof got[0]) == 0, "%s: parameter arrays: vg and default differ", name);
+    CHECK(got[0].ok[0] && got[0].ok[1] && got[0].ok[2] && !got[0].ok[4] && got[0].ok[5] &&
+              got[0].sz[4] == (size_t)EVP_CIPHER_get_key_length(cv),
+          "%s: parameter arrays: verdicts %d %d %d %d %d", name, got[0].ok[0], got[0].ok[1], got[0].ok[2], got[0].ok[4],
+          got[0].ok[5]);
+    if (aead)
+        CHECK(got[0].sz[6] == (fam == GCM ? 12 : 7) && got[0].sz[7] == (fam == GCM ? 16 : 13),
+              "%s: parameter arrays: ivlen %zu then %zu", name, got[0].sz[6], got[0].sz[7]);
+    else
+        CHECK(got[0].sz[6] == 0x100 && got[0].ok[3] && got[0].u[2] == (fam == ECB ? 3 : 0) && got[0].u[3] == 1,
+              "%s: parameter arrays: padding %zx, then num %u padding %u", name, got[0].sz[6], got[0].u[2], got[0].u[3]);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -640,14 +741,22 @@ int main(int argc, char **argv)
     vgt_init(argc, argv);
     vgp_open(&g);
     {
-        /* The provider's own parameters (buildinfo was checked by vgp_open). */
-        const char *name = NULL, *version = NULL;
-        int status = 0;
-        OSSL_PARAM params[] = { OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_NAME, (char **)&name, 0),
+        /* The provider's own parameters (buildinfo was checked by vgp_open), all in one array with
+           an unknown key and a repeated name (whose second element must stay untouched). */
+        const char *name = NULL, *version = NULL, *buildinfo = NULL, *name2 = "untouched";
+        int status = 0, unknown = 77;
+        uint64_t ops = UINT64_MAX;
+        OSSL_PARAM params[] = { OSSL_PARAM_construct_uint64("vg-cipher-ops", &ops),
+                                OSSL_PARAM_construct_int("vg-no-such-key", &unknown),
+                                OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_NAME, (char **)&name, 0),
+                                OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, (char **)&buildinfo, 0),
                                 OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_VERSION, (char **)&version, 0),
-                                OSSL_PARAM_construct_int(OSSL_PROV_PARAM_STATUS, &status), OSSL_PARAM_construct_end() };
-        CHECK(OSSL_PROVIDER_get_params(g.vg, params) && name && version && strcmp(name, "vg") == 0 &&
-                  strcmp(version, vg_version()) == 0 && status == 1,
+                                OSSL_PARAM_construct_int(OSSL_PROV_PARAM_STATUS, &status),
+                                OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_NAME, (char **)&name2, 0),
+                                OSSL_PARAM_construct_end() };
+        CHECK(OSSL_PROVIDER_get_params(g.vg, params) && name && version && buildinfo && strcmp(name, "vg") == 0 &&
+                  strcmp(version, vg_version()) == 0 && strcmp(buildinfo, vgt_impl()) == 0 && status == 1 &&
+                  ops == vgp_cipher_ops(g.vg) && unknown == 77 && strcmp(name2, "untouched") == 0,
               "provider parameters: name %s, version %s, status %d", name ? name : "-", version ? version : "-", status);
     }
     size_t iters = vgt_quick() ? 40 : 150;
@@ -656,6 +765,7 @@ int main(int argc, char **argv)
         EVP_CIPHER *cv = vgp_fetch(&g, algs[a].name, 1), *cd = vgp_fetch(&g, algs[a].name, 0);
         size_t before = vgt_failures();
         same_constants(cv, cd, algs[a].name);
+        param_arrays(cv, cd, algs[a].fam, algs[a].name);
         if (algs[a].fam == GCM)
             gcm_short_tags(cv, cd, algs[a].name);
         if (algs[a].fam == GCM || algs[a].fam == CCM)
