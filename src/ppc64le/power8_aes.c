@@ -150,12 +150,15 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
     __asm__(".text\n\t"                                                                              \
             ".machine push\n\t" /* ISA 2.07 (3.0) instructions, whatever CPU the assembler was */    \
             ".machine " P8K_MACHINE "\n\t" /* told: GCC 12 passes -many, not every compiler does */ \
-            P8_ASM_ENTRY(name)                                                                       \
+            ".globl " name "\n\t"                                                                   \
+            ".hidden " name "\n\t"                                                                  \
+            ".type " name ",@function\n\t"                                                          \
+            ".p2align 4\n" name ":\n\t"                                                             \
+            ".localentry " name ",1\n\t" /* one entry; r2 not kept (the AES-192 path sets it) */     \
             "addic. 0,5,-17\n\t" /* cr0.lt iff key_len = 16; r0 = -1 then, an index of -16 */       \
             "bge 1f\n\t"                                                                             \
             /* ---- 16-byte key: 10 steps ---- */                                                    \
-            "addis 7,2,.L" name "_c@toc@ha\n\t"                                                      \
-            "addi 7,7,.L" name "_c@toc@l\n\t" /* r7 = table + 16 */                                 \
+            "addi 7,12,.L" name "_c-" name "\n\t" /* r7 = table + 16 (r12 = this function) */      \
             P8K_LOAD128                                                                              \
             "li 8,32\n\t"                                                                            \
             P8K_MASK128                                                                              \
@@ -182,9 +185,10 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             /* ---- 24 bytes: the C word loop; 32 bytes: 7 even and 6 odd steps ---- */              \
             "1:\tcmpldi 5,24\n\t"                                                                    \
             "bne 2f\n\t"                                                                             \
+            "addis 2,12,.TOC.-" name "@ha\n\t" /* the C function's TOC pointer, from r12 */         \
+            "addi 2,2,.TOC.-" name "@l\n\t"                                                         \
             "b " name192 "\n"                                                                        \
-            "2:\taddis 7,2,.L" name "_t@toc@ha\n\t"                                                  \
-            "addi 7,7,.L" name "_t@toc@l\n\t" /* r7 = table */                                      \
+            "2:\taddi 7,12,.L" name "_t-" name "\n\t" /* r7 = table */                              \
             "li 6,16\n\t"                                                                            \
             P8K_LOAD256                                                                              \
             "li 8,48\n\t"                                                                            \
@@ -210,15 +214,13 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             "li 3,0\n\t"                                                                            \
             "blr\n\t"                                                                                \
             ".size " name ",.-" name "\n\t"                                                          \
-            ".pushsection .rodata\n\t"                                                               \
-            ".p2align 4\n"                                                                           \
+            ".p2align 4\n" /* the table, in .text within 32 KB of r12 (lvx ignores the low 4 bits) */ \
             ".L" name "_t:\n\t"                                                                      \
             ".byte 12,13,14,15,8,9,10,11,4,5,6,7,0,1,2,3\n"                                          \
             ".L" name "_c:\n\t"                                                                      \
             ".byte 12,15,14,13,12,15,14,13,12,15,14,13,12,15,14,13\n\t"                              \
             ".long 0x01000000,0,0,0\n\t"                                                             \
             ".long 0x1b000000,0,0,0\n\t"                                                             \
-            ".popsection\n\t"                                                                       \
             ".machine pop\n")
 P8K_ASM(P8K_STR(P8_FN(aes_expand_key)), P8K_STR(P8_FN(aes_expand_key_192)));
 
