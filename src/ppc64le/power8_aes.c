@@ -71,7 +71,7 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
     static const uint8_t rcon[8] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
     struct power8_sched *s = (struct power8_sched *)sched;
     uint32_t w[52];
-    s->rounds = 12;
+    s->key_len = 24;
     for (int i = 0; i < 6; i++) w[i] = vg_load32_be(key + 4 * i);
     for (int i = 6; i < 52; i++) {
         uint32_t t = w[i - 1];
@@ -166,8 +166,7 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             "lvx 2,7,5\n\t"    /* R = (0, 0, 0, 0x01000000) (r5 = 16) */                            \
             "addi 9,3,64\n\t"                                                                        \
             "addi 10,3,128\n\t"                                                                      \
-            "li 11,10\n\t"                                                                           \
-            "stw 11,240(3)\n\t" /* rounds */                                                         \
+            "stw 5,240(3)\n\t" /* the key length (16), which gives the rounds */                     \
             P8K_TOAES128                                                                             \
             "stvx 1,0,3\n\t"                                                                         \
             P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,3,5")    /* key 1: sched + 16 */                    \
@@ -199,8 +198,7 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             "addi 9,3,64\n\t"                                                                        \
             "addi 10,3,128\n\t"                                                                      \
             "addi 12,3,192\n\t"                                                                      \
-            "li 11,14\n\t"                                                                           \
-            "stw 11,240(3)\n\t"                                                                      \
+            "stw 5,240(3)\n\t" /* the key length (32) */                                             \
             P8K_TOAES256                                                                             \
             "stvx 1,0,3\n\t"                                                                         \
             "stvx 7,3,6\n\t"                                                                         \
