@@ -43,8 +43,13 @@
  * Written in assembly (a leaf, no stack frame, volatile registers only) because every instruction
  * is counted (issue 5 asks <= 110 for AES-128 with the call; the C version, with vsbox, a separate
  * rc vxor, a zero vector and rounds computed from key_len, took 129; this takes 111, see
- * docs/ppc64le.md for where they go and why the last one is not found). The constants are one 64-byte table reached from one
- * TOC-relative address; round keys go out with stvx, which only has the (rA + rB) form and ignores
+ * docs/ppc64le.md for where they go and why the last one is not found). The constants are one 64-byte table
+ * in .text right after the function, addressed from r12 with one addi: ELFv2 has every caller through a
+ * pointer put the function's own address in r12 (for the global entry's TOC computation), and the
+ * library reaches this kernel only through its table (a direct call would not set r12; the bench
+ * calls it through a pointer too). So there is no global entry and no TOC-relative address, four
+ * instructions where this is one (2026-12-04); the function has one entry (.localentry 1: r2 is not
+ * kept, the AES-192 path sets it from r12 for the C function it branches to). Round keys go out with stvx, which only has the (rA + rB) form and ignores
  * the low four bits of the address, so the index registers are 16 (key_len itself on the AES-128
  * path), 32, and -1 (key_len - 17, left by the length test: -1 lands on the 16-byte block BELOW the
  * base), and the bases sched, sched + 64, sched + 128 reach all eleven keys with three set-up
@@ -89,7 +94,9 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
  * P8_FN(aes_expand_key)(sched = r3, key = r4, key_len = r5, want_decrypt = r6, unused) -> VG_OK in r3.
  * Registers: v1 the round key being built (AES-256: v1 the even keys, v7 the odd ones), v2 the rc
  * vector R, v3 the RotWord-broadcast mask, v4 temp, v5 the shifted copy, v6 the raw-to-AES mask,
- * v8 zero (AES-256's odd steps); r7 the table, r9/r10/r12 sched + 64/128/192, r0/r5/r6/r8 indices.
+ * v8 zero (AES-256's odd steps); r12 this function's address on entry, r7 the table, r9/r10/r12
+ * sched + 64/128/192, r0/r5/r6/r8 indices. sched + 240 gets the key length (r5: 16 or 32; AES-192's
+ * C stores 24), from which the other kernels take the rounds.
  *
  * The table (register images for lvx, which puts memory byte 15 - j in register byte j, so the
  * byte rows are written backwards; a .long row is word 3 first):
