@@ -269,13 +269,21 @@ _Static_assert(_Alignof(struct vg_aes_gcm_key_state) <= _Alignof(vg_aes_gcm_key)
  * global entry computes its TOC pointer from r12), mtctr and bctr, with sched..want_decrypt still
  * in r3..r6 and LR still the public call's caller's, so the kernel returns straight there. Three
  * instructions and a `b`, against 13 for the frame. It is safe because it has no stack frame (a
- * leaf without locals: GCC gives it none when optimizing, hence __OPTIMIZE__; -O0 takes the plain
- * call) and because its callers are in this library, which has one TOC, so whatever r2 the kernel's
- * global entry sets is theirs. Frama-C and every other target see the plain indirect call.
+ * leaf without locals: GCC gives it none when optimizing, hence __OPTIMIZE__, -O0 takes the plain
+ * call; noipa so that GCC neither infers from the asm and __builtin_unreachable that it never
+ * returns nor propagates constant arguments into it; no stack protector or -finstrument-functions
+ * hooks, which would give it one; -pg would too, and is not supported here) and because its
+ * callers are in this library, which has one TOC, so whatever r2 the kernel's global entry sets is
+ * theirs. Frama-C, clang and every other target see the plain indirect call.
  */
 #if defined(__powerpc64__) && defined(_CALL_ELF) && _CALL_ELF == 2 && defined(__OPTIMIZE__) && defined(__GNUC__) \
     && !defined(__clang__) && !defined(__FRAMAC__)
-static __attribute__((noipa, unused)) int
+#if __GNUC__ >= 11
+#define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function, no_stack_protector))
+#else
+#define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function))
+#endif
+static VG_PPC64LE_NO_FRAME int
 vg_ppc64le_aes_expand_key_tail(void *sched, const uint8_t *key, size_t key_len, int want_decrypt,
                                const struct vg_impl *impl)
 {
