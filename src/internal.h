@@ -223,12 +223,14 @@ static inline void vg_arch_secret_exit(uint64_t token) { (void)token; }
 
 /* One marker per context type, set last by set-up and checked by every use, so a key of one type
    passed (by a cast) as another is refused instead of read past its end, and a zeroed or wiped key
-   is refused instead of crashing. The streams have their own (ctr.c, gcm.c). */
-#define VG_MAGIC_AES_KEY 0x76674b41u     /* "vgKA": vg_aes_key */
-#define VG_MAGIC_GCM_KEY 0x76674b47u     /* "vgKG": vg_aes_gcm_key */
-#define VG_MAGIC_SIV_KEY 0x76674b53u     /* "vgKS": vg_aes_gcm_siv_key */
-#define VG_MAGIC_CCM_KEY 0x76674b43u     /* "vgKC": vg_aes_ccm_key */
-#define VG_MAGIC_SIV_MESSAGE 0x76674b4du /* "vgKM": GCM-SIV's per-message key, never a public key */
+   is refused instead of crashing. The streams have their own (ctr.c, gcm.c). The key markers'
+   low 16 bits are zero so that set-up makes each with one instruction (ppc64le `lis`, AArch64
+   `mov` with a shift; two with a low half: 2026-12-04, one instruction of every key set-up call). */
+#define VG_MAGIC_AES_KEY 0x4b410000u     /* "KA": vg_aes_key */
+#define VG_MAGIC_GCM_KEY 0x4b470000u     /* "KG": vg_aes_gcm_key */
+#define VG_MAGIC_SIV_KEY 0x4b530000u     /* "KS": vg_aes_gcm_siv_key */
+#define VG_MAGIC_CCM_KEY 0x4b430000u     /* "KC": vg_aes_ccm_key */
+#define VG_MAGIC_SIV_MESSAGE 0x4b4d0000u /* "KM": GCM-SIV's per-message key, never a public key */
 
 /* The layout is position-independent (no pointer into itself, no alignment above 16), so a key
    copied with memcpy to another object of its type is a complete key (vg.h). */
@@ -254,6 +256,58 @@ _Static_assert(sizeof(struct vg_aes_gcm_key_state) <= VG_AES_GCM_KEY_SIZE, "vg_a
 _Static_assert(_Alignof(struct vg_aes_gcm_key_state) <= _Alignof(vg_aes_gcm_key), "alignment");
 #endif
 
+/*
+ * Arch hook: VG_ARCH_AES_EXPAND_KEY(impl, sched, key, key_len, want_decrypt) is
+ * impl->aes_expand_key(sched, key, key_len, want_decrypt), written so that `return` of it is a tail
+ * call on every target. GCC makes the indirect call a tail call on x86-64 and AArch64 but not on
+ * ppc64le ELFv2, where a call through a pointer may change the TOC pointer r2: GCC restores r2 after
+ * it and never sibcalls it, and a key set-up call was a frame, LR and r2 saves, bctrl, restores and
+ * an extsw (35 instructions of its own on power8). GCC does sibcall a direct call of a function
+ * defined in the same translation unit (not of an external one, even a hidden one: it cannot know
+ * that one keeps r2), so the call goes through vg_ppc64le_aes_expand_key_tail below: a static leaf
+ * whose body is one asm, the slot's load into r12 (ELFv2's rule for an indirect call: the callee's
+ * global entry computes its TOC pointer from r12), mtctr and bctr, with sched..want_decrypt still
+ * in r3..r6 and LR still the public call's caller's, so the kernel returns straight there. Three
+ * instructions and a `b`, against 13 for the frame. It is safe because it has no stack frame (a
+ * leaf without locals: GCC gives it none when optimizing, hence __OPTIMIZE__, -O0 takes the plain
+ * call; noipa so that GCC neither infers from the asm and __builtin_unreachable that it never
+ * returns nor propagates constant arguments into it; no stack protector or -finstrument-functions
+ * hooks, which would give it one; -pg would too, and is not supported here) and because its
+ * callers are in this library, which has one TOC, so whatever r2 the kernel's global entry sets is
+ * theirs. Frama-C, clang and every other target see the plain indirect call.
+ */
+#if defined(__powerpc64__) && defined(_CALL_ELF) && _CALL_ELF == 2 && defined(__OPTIMIZE__) && defined(__GNUC__) \
+    && !defined(__clang__) && !defined(__FRAMAC__)
+#if __GNUC__ >= 11
+#define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function, no_stack_protector))
+#else
+#define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function))
+#endif
+static VG_PPC64LE_NO_FRAME int
+vg_ppc64le_aes_expand_key_tail(void *sched, const uint8_t *key, size_t key_len, int want_decrypt,
+                               const struct vg_impl *impl)
+{
+    _Static_assert(offsetof(struct vg_impl, aes_expand_key) == 16, "the ld below reads the slot at impl + 16");
+    register void *r3 __asm__("r3") = sched;
+    register const uint8_t *r4 __asm__("r4") = key;
+    register size_t r5 __asm__("r5") = key_len;
+    register int r6 __asm__("r6") = want_decrypt;
+    register const struct vg_impl *r7 __asm__("r7") = impl;
+    __asm__ volatile("ld 12,16(%4)\n\t" /* r12 = impl->aes_expand_key */
+                     "mtctr 12\n\t"
+                     "bctr" /* returns to our caller's caller with the kernel's VG_OK */
+                     :
+                     : "r"(r3), "r"(r4), "r"(r5), "r"(r6), "r"(r7)
+                     : "r12", "ctr", "memory");
+    __builtin_unreachable();
+}
+#define VG_ARCH_AES_EXPAND_KEY(impl, sched, key, key_len, want_decrypt)                                \
+    vg_ppc64le_aes_expand_key_tail((sched), (key), (key_len), (want_decrypt), (impl))
+#else
+#define VG_ARCH_AES_EXPAND_KEY(impl, sched, key, key_len, want_decrypt)                                \
+    ((impl)->aes_expand_key((sched), (key), (key_len), (want_decrypt)))
+#endif
+
 /* Sets up *st with impl for key (length already checked); magic is the marker of the key's type.
    Inline, with the schedule last, so that a key set-up call is its checks, three stores and a tail
    call of the schedule, whose VG_OK it returns: the kernel cannot fail, so the marker may
@@ -265,7 +319,7 @@ static inline int vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_
     st->impl = impl;
     st->magic = magic;
     st->key_len = (uint32_t)key_len;
-    return impl->aes_expand_key(st->sched, key, key_len, want_decrypt); /* VG_OK */
+    return VG_ARCH_AES_EXPAND_KEY(impl, st->sched, key, key_len, want_decrypt); /* VG_OK */
 }
 
 /*

@@ -40,11 +40,15 @@ int aes_p8_set_encrypt_key(const unsigned char *user_key, const int bits, AES_KE
 #define OSSL_SET_KEY_NAME "aes_p8_set_encrypt_key"
 /* vg's power8 kernel (src/ppc64le/ppc64le.h). */
 int vg_power8_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
-#define VG_SET_KEY vg_power8_aes_expand_key
+/* called through a pointer, as the library does: the kernels address their constants from r12,
+   which ELFv2 sets for an indirect call only (src/ppc64le/power8_aes.c) */
+static int (*volatile vg_power8_kernel)(void *, const uint8_t *, size_t, int) = vg_power8_aes_expand_key;
+#define VG_SET_KEY vg_power8_kernel
 #define VG_SET_KEY_NAME "vg_power8_aes_expand_key"
 /* and the power9 variant (ISA 3.0 loads), for the bare count under -cpu power9 */
 int vg_power9_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt);
-#define VG_SET_KEY_2 vg_power9_aes_expand_key
+static int (*volatile vg_power9_kernel)(void *, const uint8_t *, size_t, int) = vg_power9_aes_expand_key;
+#define VG_SET_KEY_2 vg_power9_kernel
 #else
 #error "insn-bench.c counts the ppc64le and aarch64 implementations"
 #endif

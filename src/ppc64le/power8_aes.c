@@ -43,8 +43,13 @@
  * Written in assembly (a leaf, no stack frame, volatile registers only) because every instruction
  * is counted (issue 5 asks <= 110 for AES-128 with the call; the C version, with vsbox, a separate
  * rc vxor, a zero vector and rounds computed from key_len, took 129; this takes 111, see
- * docs/ppc64le.md for where they go and why the last one is not found). The constants are one 64-byte table reached from one
- * TOC-relative address; round keys go out with stvx, which only has the (rA + rB) form and ignores
+ * docs/ppc64le.md for where they go and why the last one is not found). The constants are one 64-byte table
+ * in .text right after the function, addressed from r12 with one addi: ELFv2 has every caller through a
+ * pointer put the function's own address in r12 (for the global entry's TOC computation), and the
+ * library reaches this kernel only through its table (a direct call would not set r12; the bench
+ * calls it through a pointer too). So there is no global entry and no TOC-relative address, four
+ * instructions where this is one (2026-12-04); the function has one entry (.localentry 1: r2 is not
+ * kept, the AES-192 path sets it from r12 for the C function it branches to). Round keys go out with stvx, which only has the (rA + rB) form and ignores
  * the low four bits of the address, so the index registers are 16 (key_len itself on the AES-128
  * path), 32, and -1 (key_len - 17, left by the length test: -1 lands on the 16-byte block BELOW the
  * base), and the bases sched, sched + 64, sched + 128 reach all eleven keys with three set-up
@@ -71,7 +76,7 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
     static const uint8_t rcon[8] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
     struct power8_sched *s = (struct power8_sched *)sched;
     uint32_t w[52];
-    s->rounds = 12;
+    s->key_len = 24;
     for (int i = 0; i < 6; i++) w[i] = vg_load32_be(key + 4 * i);
     for (int i = 6; i < 52; i++) {
         uint32_t t = w[i - 1];
@@ -89,7 +94,9 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
  * P8_FN(aes_expand_key)(sched = r3, key = r4, key_len = r5, want_decrypt = r6, unused) -> VG_OK in r3.
  * Registers: v1 the round key being built (AES-256: v1 the even keys, v7 the odd ones), v2 the rc
  * vector R, v3 the RotWord-broadcast mask, v4 temp, v5 the shifted copy, v6 the raw-to-AES mask,
- * v8 zero (AES-256's odd steps); r7 the table, r9/r10/r12 sched + 64/128/192, r0/r5/r6/r8 indices.
+ * v8 zero (AES-256's odd steps); r12 this function's address on entry, r7 the table, r9/r10/r12
+ * sched + 64/128/192, r0/r5/r6/r8 indices. sched + 240 gets the key length (r5: 16 or 32; AES-192's
+ * C stores 24), from which the other kernels take the rounds.
  *
  * The table (register images for lvx, which puts memory byte 15 - j in register byte j, so the
  * byte rows are written backwards; a .long row is word 3 first):
@@ -150,12 +157,15 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
     __asm__(".text\n\t"                                                                              \
             ".machine push\n\t" /* ISA 2.07 (3.0) instructions, whatever CPU the assembler was */    \
             ".machine " P8K_MACHINE "\n\t" /* told: GCC 12 passes -many, not every compiler does */ \
-            P8_ASM_ENTRY(name)                                                                       \
+            ".globl " name "\n\t"                                                                   \
+            ".hidden " name "\n\t"                                                                  \
+            ".type " name ",@function\n\t"                                                          \
+            ".p2align 4\n" name ":\n\t"                                                             \
+            ".localentry " name ",1\n\t" /* one entry; r2 not kept (the AES-192 path sets it) */     \
             "addic. 0,5,-17\n\t" /* cr0.lt iff key_len = 16; r0 = -1 then, an index of -16 */       \
             "bge 1f\n\t"                                                                             \
             /* ---- 16-byte key: 10 steps ---- */                                                    \
-            "addis 7,2,.L" name "_c@toc@ha\n\t"                                                      \
-            "addi 7,7,.L" name "_c@toc@l\n\t" /* r7 = table + 16 */                                 \
+            "addi 7,12,.L" name "_c-" name "\n\t" /* r7 = table + 16 (r12 = this function) */      \
             P8K_LOAD128                                                                              \
             "li 8,32\n\t"                                                                            \
             P8K_MASK128                                                                              \
@@ -163,8 +173,7 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             "lvx 2,7,5\n\t"    /* R = (0, 0, 0, 0x01000000) (r5 = 16) */                            \
             "addi 9,3,64\n\t"                                                                        \
             "addi 10,3,128\n\t"                                                                      \
-            "li 11,10\n\t"                                                                           \
-            "stw 11,240(3)\n\t" /* rounds */                                                         \
+            "stw 5,240(3)\n\t" /* the key length (16), which gives the rounds */                     \
             P8K_TOAES128                                                                             \
             "stvx 1,0,3\n\t"                                                                         \
             P8K_STEP_RC("1", P8K_DOUBLE, "stvx 1,3,5")    /* key 1: sched + 16 */                    \
@@ -182,9 +191,10 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             /* ---- 24 bytes: the C word loop; 32 bytes: 7 even and 6 odd steps ---- */              \
             "1:\tcmpldi 5,24\n\t"                                                                    \
             "bne 2f\n\t"                                                                             \
+            "addis 2,12,.TOC.-" name "@ha\n\t" /* the C function's TOC pointer, from r12 */         \
+            "addi 2,2,.TOC.-" name "@l\n\t"                                                         \
             "b " name192 "\n"                                                                        \
-            "2:\taddis 7,2,.L" name "_t@toc@ha\n\t"                                                  \
-            "addi 7,7,.L" name "_t@toc@l\n\t" /* r7 = table */                                      \
+            "2:\taddi 7,12,.L" name "_t-" name "\n\t" /* r7 = table */                              \
             "li 6,16\n\t"                                                                            \
             P8K_LOAD256                                                                              \
             "li 8,48\n\t"                                                                            \
@@ -195,8 +205,7 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             "addi 9,3,64\n\t"                                                                        \
             "addi 10,3,128\n\t"                                                                      \
             "addi 12,3,192\n\t"                                                                      \
-            "li 11,14\n\t"                                                                           \
-            "stw 11,240(3)\n\t"                                                                      \
+            "stw 5,240(3)\n\t" /* the key length (32) */                                             \
             P8K_TOAES256                                                                             \
             "stvx 1,0,3\n\t"                                                                         \
             "stvx 7,3,6\n\t"                                                                         \
@@ -210,15 +219,13 @@ int P8_FN(aes_expand_key_192)(void *sched, const uint8_t *key)
             "li 3,0\n\t"                                                                            \
             "blr\n\t"                                                                                \
             ".size " name ",.-" name "\n\t"                                                          \
-            ".pushsection .rodata\n\t"                                                               \
-            ".p2align 4\n"                                                                           \
+            ".p2align 4\n" /* the table, in .text within 32 KB of r12 (lvx ignores the low 4 bits) */ \
             ".L" name "_t:\n\t"                                                                      \
             ".byte 12,13,14,15,8,9,10,11,4,5,6,7,0,1,2,3\n"                                          \
             ".L" name "_c:\n\t"                                                                      \
             ".byte 12,15,14,13,12,15,14,13,12,15,14,13,12,15,14,13\n\t"                              \
             ".long 0x01000000,0,0,0\n\t"                                                             \
             ".long 0x1b000000,0,0,0\n\t"                                                             \
-            ".popsection\n\t"                                                                       \
             ".machine pop\n")
 P8K_ASM(P8K_STR(P8_FN(aes_expand_key)), P8K_STR(P8_FN(aes_expand_key_192)));
 

@@ -23,15 +23,15 @@
  */
 #include "power8.h"
 
-/* The key size picks the stitched loop (rounds is public: it follows from the key length). */
+/* The key size picks the stitched loop (the key length is public). */
 VG_POWER8_TARGET
 size_t P8_FN(gcm_seal_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    uint32_t rounds = ((const struct power8_sched *)sched)->rounds;
-    if (rounds == 10)
+    uint32_t key_len = ((const struct power8_sched *)sched)->key_len;
+    if (key_len == 16)
         P8_FN(gcm_seal_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
-    else if (rounds == 12)
+    else if (key_len == 24)
         P8_FN(gcm_seal_stitched_12)(sched, hkey, counter, acc, in, out, nblocks);
     else
         P8_FN(gcm_seal_stitched_14)(sched, hkey, counter, acc, in, out, nblocks);
@@ -42,10 +42,10 @@ VG_POWER8_TARGET
 size_t P8_FN(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks)
 {
-    uint32_t rounds = ((const struct power8_sched *)sched)->rounds;
-    if (rounds == 10)
+    uint32_t key_len = ((const struct power8_sched *)sched)->key_len;
+    if (key_len == 16)
         P8_FN(gcm_open_stitched_10)(sched, hkey, counter, acc, in, out, nblocks);
-    else if (rounds == 12)
+    else if (key_len == 24)
         P8_FN(gcm_open_stitched_12)(sched, hkey, counter, acc, in, out, nblocks);
     else
         P8_FN(gcm_open_stitched_14)(sched, hkey, counter, acc, in, out, nblocks);
@@ -833,7 +833,7 @@ P8_FIXED_FNS(open, 1, 7)
             "addi 12,7,15\n"   /* r12 = a + nd = m - 1 */                                             \
             "srdi 12,12,4\n"                                                                          \
             "add 12,12,11\n"                                                                          \
-            "lwz 0,240(3)\n"   /* r0 = rounds (struct power8_sched) */                                \
+            "lwz 0,240(3)\n"   /* r0 = key length 16, 24, 32 (struct power8_sched) */                 \
             "cmpldi 12,7\n"                                                                           \
             "bgt 2f\n"                                                                                \
             "cmpldi 11,6\n"                                                                           \
@@ -843,9 +843,9 @@ P8_FIXED_FNS(open, 1, 7)
             "ble 3f\n"                                                                                \
             "li 11,8\n"                                                                               \
             "3: mulli 11,11,12\n" /* row * 3 entries * 4 bytes */                                     \
-            "sldi 0,0,1\n"    /* + column * 4 = 2 rounds - 20 (addi cannot take r0 as a source) */   \
+            "srdi 0,0,1\n"    /* + column * 4 = key length / 2 - 8 (addi cannot take r0 as a source) */ \
             "add 11,11,0\n"                                                                           \
-            "addi 11,11,-20\n"                                                                        \
+            "addi 11,11,-8\n"                                                                         \
             "addis 12,2,.L" name "_table@toc@ha\n" /* r12 = the table (TOC-relative) */              \
             "addi 12,12,.L" name "_table@toc@l\n"                                                     \
             "lwax 0,12,11\n"                                                                          \
