@@ -355,7 +355,10 @@ static int blk_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     }
     p = vgp_param(&f, VGP_PARAM_NUM);
     if (p != NULL) {
-        if (!OSSL_PARAM_get_uint(p, &u) || u >= BLOCK)
+        /* OpenSSL 3.0's default provider refuses a num at or above the cipher's block size, which
+           EVP gives as 1 for CTR (a stream mode): there only 0 is taken, and so here (the same
+           parameters, the same failures; test_provider_diff's num_values) */
+        if (!OSSL_PARAM_get_uint(p, &u) || u >= (c->mode == VGP_MODE_CTR ? 1u : BLOCK))
             return 0;
         c->num = u;
     }
