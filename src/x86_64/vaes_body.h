@@ -548,11 +548,12 @@ VV_TARGET static void VV_NAME(gcm_key_setup)(void *sched, void *hkey, const uint
  * group's reduction has the most time to finish before anything waits on it.
  * Seal hashes the ciphertext it wrote one group earlier (reloaded from out, still in L1); open hashes
  * the group it is decrypting, all of whose ciphertext is loaded before any plaintext is stored, so
- * in == out works for both.
+ * in == out works for both. reverse = 1 for GHASH (blocks byte-reversed into POLYVAL form), 0 for
+ * POLYVAL (GCM-SIV's open, vaes_siv.h, which hashes the plaintext it wrote one group earlier, as seal).
  */
 VV_INLINE __m128i VV_NAME(encrypt_hash_group)(const struct VV_NAME(round_keys) *rk,
                                               const struct VV_NAME(group_powers) *gp, vv_t *b, __m128i acc,
-                                              const uint8_t *hash_in, int pin)
+                                              const uint8_t *hash_in, int pin, int reverse)
 {
     const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
     struct VV_NAME(gf_sum) s;
@@ -567,7 +568,8 @@ VV_INLINE __m128i VV_NAME(encrypt_hash_group)(const struct VV_NAME(round_keys) *
         VV_UNROLL
         for (int i = 0; i < VV_NVEC; i++) b[i] = vv_aesenc(b[i], k);
         int j = r % VV_NVEC; /* vectors 1..NVEC-1, then 0 */
-        vv_t x = vv_shuffle8(vv_loadu(hash_in + 16 * VV_LANES * j), bswap);
+        vv_t x = vv_loadu(hash_in + 16 * VV_LANES * j);
+        if (reverse) x = vv_shuffle8(x, bswap);
         if (j == 0) x = vv_xor(x, vv_zext128(acc));
         VV_NAME(gf_mul_add)(&s, x, gp->pow[j], gp->kara[j]);
         if (pin) VV_PIN3(s.lo, s.hi, s.mid);
@@ -623,7 +625,7 @@ VV_INLINE size_t VV_NAME(gcm_blocks)(const void *sched, const void *hkey, uint8_
     if (decrypt) {
         for (size_t done = 0; done < n; done += VV_GROUP) {
             VV_NAME(gcm_counters)(b, &base, shuf, step, group);
-            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, in + 16 * done, 0);
+            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, in + 16 * done, 0, 1);
             VV_NAME(xor_store_group)(b, in + 16 * done, out + 16 * done);
         }
     } else {
@@ -633,7 +635,7 @@ VV_INLINE size_t VV_NAME(gcm_blocks)(const void *sched, const void *hkey, uint8_
         VV_NAME(xor_store_group)(b, in, out);
         for (size_t done = VV_GROUP; done < n; done += VV_GROUP) {
             VV_NAME(gcm_counters)(b, &base, shuf, step, group);
-            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, out + 16 * (done - VV_GROUP), 1);
+            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, out + 16 * (done - VV_GROUP), 1, 1);
             VV_NAME(xor_store_group)(b, in + 16 * done, out + 16 * done);
         }
         a = VV_NAME(gf_hash_group)(&gp, a, out + 16 * (n - VV_GROUP), 1);
