@@ -74,19 +74,23 @@ static int vgp_get_params(void *provctx, OSSL_PARAM params[])
 {
     struct vgp_provctx *p = provctx;
     struct vgp_found f;
+    OSSL_PARAM *q;
 
     vgp_params_find(params, &f);
-    if (vgp_param(&f, VGP_PARAM_NAME) != NULL && !OSSL_PARAM_set_utf8_ptr(vgp_param(&f, VGP_PARAM_NAME), "vg"))
+    q = vgp_param(&f, VGP_PARAM_NAME);
+    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, "vg"))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_VERSION) != NULL && !OSSL_PARAM_set_utf8_ptr(vgp_param(&f, VGP_PARAM_VERSION), vg_version()))
+    q = vgp_param(&f, VGP_PARAM_VERSION);
+    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, vg_version()))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_BUILDINFO) != NULL && !OSSL_PARAM_set_utf8_ptr(vgp_param(&f, VGP_PARAM_BUILDINFO), vg_impl_name()))
+    q = vgp_param(&f, VGP_PARAM_BUILDINFO);
+    if (q != NULL && !OSSL_PARAM_set_utf8_ptr(q, vg_impl_name()))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_STATUS) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_STATUS), 1))
+    q = vgp_param(&f, VGP_PARAM_STATUS);
+    if (q != NULL && !OSSL_PARAM_set_int(q, 1))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_CIPHER_OPS) != NULL &&
-        !OSSL_PARAM_set_uint64(vgp_param(&f, VGP_PARAM_CIPHER_OPS),
-                               atomic_load_explicit(&p->cipher_ops, memory_order_relaxed)))
+    q = vgp_param(&f, VGP_PARAM_CIPHER_OPS);
+    if (q != NULL && !OSSL_PARAM_set_uint64(q, atomic_load_explicit(&p->cipher_ops, memory_order_relaxed)))
         return 0;
     return 1;
 }
@@ -176,25 +180,35 @@ int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen,
                           size_t blocksize, int aead)
 {
     struct vgp_found f;
+    OSSL_PARAM *p;
 
     vgp_params_find(params, &f);
-    if (vgp_param(&f, VGP_PARAM_MODE) != NULL && !OSSL_PARAM_set_uint(vgp_param(&f, VGP_PARAM_MODE), mode))
+    p = vgp_param(&f, VGP_PARAM_MODE);
+    if (p != NULL && !OSSL_PARAM_set_uint(p, mode))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_KEYLEN) != NULL && !OSSL_PARAM_set_size_t(vgp_param(&f, VGP_PARAM_KEYLEN), keylen))
+    p = vgp_param(&f, VGP_PARAM_KEYLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_IVLEN) != NULL && !OSSL_PARAM_set_size_t(vgp_param(&f, VGP_PARAM_IVLEN), ivlen))
+    p = vgp_param(&f, VGP_PARAM_IVLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, ivlen))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_BLOCK_SIZE) != NULL && !OSSL_PARAM_set_size_t(vgp_param(&f, VGP_PARAM_BLOCK_SIZE), blocksize))
+    p = vgp_param(&f, VGP_PARAM_BLOCK_SIZE);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, blocksize))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_AEAD) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_AEAD), aead))
+    p = vgp_param(&f, VGP_PARAM_AEAD);
+    if (p != NULL && !OSSL_PARAM_set_int(p, aead))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_CUSTOM_IV) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_CUSTOM_IV), aead))
+    p = vgp_param(&f, VGP_PARAM_CUSTOM_IV);
+    if (p != NULL && !OSSL_PARAM_set_int(p, aead))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_CTS) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_CTS), 0))
+    p = vgp_param(&f, VGP_PARAM_CTS);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_TLS1_MULTIBLOCK) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_TLS1_MULTIBLOCK), 0))
+    p = vgp_param(&f, VGP_PARAM_TLS1_MULTIBLOCK);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
         return 0;
-    if (vgp_param(&f, VGP_PARAM_HAS_RAND_KEY) != NULL && !OSSL_PARAM_set_int(vgp_param(&f, VGP_PARAM_HAS_RAND_KEY), 0))
+    p = vgp_param(&f, VGP_PARAM_HAS_RAND_KEY);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
         return 0;
     return 1;
 }
