@@ -2,11 +2,12 @@
 /*
  * impl.c — which implementation runs: the list compiled in, CPU detection, VG_IMPL, vg_impl_select.
  *
- * The selection is one atomic pointer. The first reader that finds it empty computes the default
- * (VG_IMPL if it names an available implementation, else the best available) and installs it with a
- * compare-and-swap; detection is a pure function of the CPU and the environment, so two threads racing
- * here compute the same answer and either store is right. Availability is probed once per
- * implementation and cached in an atomic int (0 unknown, 1 no, 2 yes) for the same reason.
+ * The selection is one atomic pointer. The first reader that finds it unchosen (its initial value, the
+ * placeholder table below) computes the default (VG_IMPL if it names an available implementation, else
+ * the best available) and installs it with a compare-and-swap; detection is a pure function of the
+ * CPU and the environment, so two threads racing here compute the same answer and either store is
+ * right. Availability is probed once per implementation and cached in an atomic int (0 unknown, 1
+ * no, 2 yes) for the same reason.
  *
  * VG_IMPL is read with secure_getenv where the C library has it (CMake defines VG_HAVE_SECURE_GETENV):
  * in a set-uid or set-gid program the environment belongs to the caller, who must not steer which
@@ -79,7 +80,23 @@ static const struct vg_impl *find_available(const char *name)
     return NULL;
 }
 
-_Atomic(const struct vg_impl *) vg_impl_choice; /* internal.h: vg_aes_key_init reads it inline */
+/*
+ * The choice before it is made. vg_aes_key_init (internal.h) reads vg_impl_choice inline and runs its
+ * aes_expand_key with no test for "not chosen yet", so the initial value is this table, whose
+ * schedule makes the choice first. It is reached only that way: with st->sched as sched, and st->impl
+ * already set to this table, which it replaces by the choice before the chosen schedule runs. No other
+ * slot is ever read: every other reader goes through vg_current_impl, which never returns it.
+ */
+static int unchosen_expand_key(void *sched, const uint8_t *key, size_t key_len, int want_decrypt)
+{
+    struct vg_aes_key_state *st =
+        (struct vg_aes_key_state *)(void *)((unsigned char *)sched - offsetof(struct vg_aes_key_state, sched));
+    const struct vg_impl *impl = vg_current_impl();
+    st->impl = impl;
+    return VG_ARCH_AES_EXPAND_KEY(impl, sched, key, key_len, want_decrypt);
+}
+static const struct vg_impl unchosen = {.name = "unchosen", .aes_expand_key = unchosen_expand_key};
+_Atomic(const struct vg_impl *) vg_impl_choice = &unchosen;
 
 /* VG_IMPL's value, NULL when unset or empty. */
 static const char *impl_env(void)
@@ -101,7 +118,7 @@ static __attribute__((noinline)) const struct vg_impl *choose_impl(void)
     const char *env = impl_env();
     const struct vg_impl *chosen = env ? find_available(env) : NULL;
     if (!chosen) chosen = find_available(NULL);
-    const struct vg_impl *expected = NULL;
+    const struct vg_impl *expected = &unchosen;
     if (!atomic_compare_exchange_strong(&vg_impl_choice, &expected, chosen)) return expected;
     return chosen;
 }
@@ -109,7 +126,7 @@ static __attribute__((noinline)) const struct vg_impl *choose_impl(void)
 const struct vg_impl *vg_current_impl(void)
 {
     const struct vg_impl *impl = atomic_load_explicit(&vg_impl_choice, memory_order_acquire);
-    if (impl) return impl;
+    if (impl != &unchosen) return impl;
     return choose_impl();
 }
 

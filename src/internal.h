@@ -266,8 +266,8 @@ _Static_assert(_Alignof(struct vg_aes_gcm_key_state) <= _Alignof(vg_aes_gcm_key)
  * defined in the same translation unit (not of an external one, even a hidden one: it cannot know
  * that one keeps r2), so the call goes through vg_ppc64le_aes_expand_key_tail below: a static leaf
  * whose body is one asm, the slot's load into r12 (ELFv2's rule for an indirect call: the callee's
- * global entry computes its TOC pointer from r12), mtctr and bctr, with sched..want_decrypt still
- * in r3..r6 and LR still the public call's caller's, so the kernel returns straight there. Three
+ * global entry computes its TOC pointer from r12), mtctr and bctr, with sched, key, key_len still
+ * in r3..r5 and LR still the public call's caller's, so the kernel returns straight there. Three
  * instructions and a `b`, against 13 for the frame. It is safe because it has no stack frame (a
  * leaf without locals: GCC gives it none when optimizing, hence __OPTIMIZE__, -O0 takes the plain
  * call; noipa so that GCC neither infers from the asm and __builtin_unreachable that it never
@@ -284,25 +284,28 @@ _Static_assert(_Alignof(struct vg_aes_gcm_key_state) <= _Alignof(vg_aes_gcm_key)
 #define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function))
 #endif
 static VG_PPC64LE_NO_FRAME int
-vg_ppc64le_aes_expand_key_tail(void *sched, const uint8_t *key, size_t key_len, int want_decrypt,
-                               const struct vg_impl *impl)
+vg_ppc64le_aes_expand_key_tail(void *sched, const uint8_t *key, size_t key_len, const struct vg_impl *impl)
 {
     _Static_assert(offsetof(struct vg_impl, aes_expand_key) == 16, "the ld below reads the slot at impl + 16");
     register void *r3 __asm__("r3") = sched;
     register const uint8_t *r4 __asm__("r4") = key;
     register size_t r5 __asm__("r5") = key_len;
-    register int r6 __asm__("r6") = want_decrypt;
-    register const struct vg_impl *r7 __asm__("r7") = impl;
-    __asm__ volatile("ld 12,16(%4)\n\t" /* r12 = impl->aes_expand_key */
+    register const struct vg_impl *r6 __asm__("r6") = impl;
+    __asm__ volatile("ld 12,16(%3)\n\t" /* r12 = impl->aes_expand_key */
                      "mtctr 12\n\t"
                      "bctr" /* returns to our caller's caller with the kernel's VG_OK */
                      :
-                     : "r"(r3), "r"(r4), "r"(r5), "r"(r6), "r"(r7)
+                     : "r"(r3), "r"(r4), "r"(r5), "r"(r6)
                      : "r12", "ctr", "memory");
     __builtin_unreachable();
 }
+/* want_decrypt is not passed: every ppc64le schedule ignores it (power8/power9 decrypt with vncipher,
+   which takes the encryption round keys backwards, and the bitsliced core uses the same keys both
+   ways), so its register r6 carries impl instead and the call site saves the `li` that set it. A
+   schedule that did build decryption keys would see a non-zero r6 and build them always: extra work
+   within VG_SCHED_SIZE, never a wrong key. */
 #define VG_ARCH_AES_EXPAND_KEY(impl, sched, key, key_len, want_decrypt)                                \
-    vg_ppc64le_aes_expand_key_tail((sched), (key), (key_len), (want_decrypt), (impl))
+    ((void)(want_decrypt), vg_ppc64le_aes_expand_key_tail((sched), (key), (key_len), (impl)))
 #else
 #define VG_ARCH_AES_EXPAND_KEY(impl, sched, key, key_len, want_decrypt)                                \
     ((impl)->aes_expand_key((sched), (key), (key_len), (want_decrypt)))
@@ -325,16 +328,15 @@ static inline int vg_aes_key_setup(struct vg_aes_key_state *st, const struct vg_
 /*
  * The key set-up calls' success path (vg_aes_expand_key, vg_aes_ccm_init, vg_aes_gcm_siv_init), whose
  * whole cost beside the schedule is a few dozen instructions (docs/ppc64le.md, docs/aarch64.md). The
- * published choice of implementation is read inline; before the first choice, the out-of-line
- * vg_aes_key_init_first (aes.c) makes it and sets the key up, reached by a tail call, so that this
- * path keeps nothing in a register across a call and needs no stack frame. A relaxed load suffices:
- * the pointer only ever designates one of vg_all_impls' static const tables, whose contents exist
- * before any thread runs, so nothing is published through it that an acquire would have to order
- * (and a key set up with an older choice is as valid as one set up with the newer). Frama-C's
- * analyses see the plain call of vg_current_impl.
+ * published choice of implementation is read inline, with no test: before the first choice it is
+ * the placeholder table `unchosen` (impl.c), whose only slot, aes_expand_key, makes the choice,
+ * records it in the key in place of itself and runs the chosen schedule. So this path keeps nothing
+ * in a register across a call, needs no stack frame and has no branch of its own. A relaxed load suffices: the pointer only
+ * ever designates one of the static const tables, whose contents exist before any thread runs, so
+ * nothing is published through it that an acquire would have to order (and a key set up with an
+ * older choice is as valid as one set up with the newer). Frama-C's analyses see the plain call of
+ * vg_current_impl.
  */
-int vg_aes_key_init_first(struct vg_aes_key_state *st, const uint8_t *key, size_t key_len, int want_decrypt,
-                          uint32_t magic) VG_INTERNAL;
 #if !defined(__FRAMAC__)
 #include <stdatomic.h>
 extern _Atomic(const struct vg_impl *) vg_impl_choice VG_INTERNAL; /* impl.c */
@@ -345,9 +347,8 @@ static inline int vg_aes_key_init(struct vg_aes_key_state *st, const uint8_t *ke
 #if defined(__FRAMAC__)
     return vg_aes_key_setup(st, vg_current_impl(), key, key_len, want_decrypt, magic);
 #else
-    const struct vg_impl *impl = atomic_load_explicit(&vg_impl_choice, memory_order_relaxed);
-    if (__builtin_expect(impl == NULL, 0)) return vg_aes_key_init_first(st, key, key_len, want_decrypt, magic);
-    return vg_aes_key_setup(st, impl, key, key_len, want_decrypt, magic);
+    return vg_aes_key_setup(st, atomic_load_explicit(&vg_impl_choice, memory_order_relaxed), key, key_len,
+                            want_decrypt, magic);
 #endif
 }
 /* The same for a GCM key through impl->gcm_key_setup (not NULL), which also fills the hkey. */
@@ -441,9 +442,15 @@ static inline int vg_overlap(const uint8_t *a, size_t an, const uint8_t *b, size
     ensures \result == 1 <==> (n == 16 || n == 24 || n == 32);
     ensures \result == 0 || \result == 1;
 */
-/* A range and a multiple of 8 rather than three compares: a subtract, a compare and a test of the low
-   bits (issue 18 counts the key set-up calls' every instruction). */
-static inline int vg_aes_key_len_ok(size_t n) { return n >= 16 && n <= 32 && n % 8 == 0; }
+/* One compare rather than two: r = n / 8 + (n % 8) 2^(w-3) is n rotated right by 3 bits (GCC makes it
+   one rotate; WP reads the arithmetic), a bijection that maps exactly 16, 24, 32 to 2, 3, 4, so r - 2
+   (mod 2^w) is at most 2 for those three lengths only: a rotate, a subtract and a compare, where the
+   range-and-low-bits test took two compares (issue 18 counts the key set-up calls' every instruction). */
+static inline int vg_aes_key_len_ok(size_t n)
+{
+    size_t r = n / 8 + (n % 8) * ((SIZE_MAX >> 3) + 1);
+    return (size_t)(r - 2) <= 2;
+}
 
 /* Byte-order helpers. The loads add the shifted bytes rather than OR them: the same number (the
    terms share no bit), and gcc 12 and clang 14 compile both to one load (and a bswap), but addition

@@ -3,8 +3,11 @@
  * test_threads.c — shared keys used from several threads at once, and the implementation selection
  * raced.
  *
- *   first use    before anything else, 4 threads call vg_impl_name() at the same moment: the lazily
- *                chosen default must come out the same in all of them, and be a listed implementation
+ *   first use    before anything else, 4 threads make their first vg call at the same moment: two
+ *                vg_impl_name(), whose lazily chosen default must come out the same in both and be a
+ *                listed implementation, and two a key set-up (vg_aes_expand_key, vg_aes_ccm_init),
+ *                which takes the choice through the placeholder table's schedule (impl.c) and must
+ *                leave a key that works: its ECB block and CCM message are checked against the spec
  *   shared keys  one AES, one GCM, one GCM-SIV and one CCM key, set up once, then used by 4 threads at
  *                once (seal, open, forged open, ECB, CTR32, CTR stream, GCM stream), every answer
  *                compared with one precomputed by the spec before the threads started
@@ -32,11 +35,32 @@
 
 static atomic_int first_go;
 static const char *first_names[NTHREADS];
+/* the key set-up threads' results: ECB of first_in under first_raw, CCM of first_in (16-byte tag);
+   key and block are SP 800-38A's F.1.1 (any would do: the spec computes the expected values) */
+static const uint8_t first_raw[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+                                      0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
+static const uint8_t first_in[16] = {0x6b, 0xc1, 0xbe, 0xe2, 0x2e, 0x40, 0x9f, 0x96,
+                                     0xe9, 0x3d, 0x7e, 0x11, 0x73, 0x93, 0x17, 0x2a};
+static const uint8_t first_nonce[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+static uint8_t first_ecb[16], first_ccm[16], first_ccm_tag[16];
+static int first_rc[NTHREADS];
 
 static void *first_use_thread(void *arg)
 {
     int id = *(int *)arg;
     while (!atomic_load(&first_go)) sched_yield();
+    if (id == 1) { /* the first call a key set-up: the schedule slot of vg_impl_choice's placeholder */
+        vg_aes_key k;
+        first_rc[id] = vg_aes_expand_key(&k, first_raw, 16);
+        if (first_rc[id] == VG_OK) first_rc[id] = vg_aes_ecb_encrypt(&k, first_in, first_ecb, 1);
+        vg_aes_key_wipe(&k);
+    } else if (id == 3) {
+        vg_aes_ccm_key k;
+        first_rc[id] = vg_aes_ccm_init(&k, first_raw, 16);
+        if (first_rc[id] == VG_OK)
+            first_rc[id] = vg_aes_ccm_seal(&k, first_nonce, 13, NULL, 0, first_in, 16, first_ccm, first_ccm_tag, 16);
+        vg_aes_ccm_key_wipe(&k);
+    }
     first_names[id] = vg_impl_name();
     return NULL;
 }
@@ -290,6 +314,12 @@ int main(int argc, char **argv)
         for (size_t j = 0; j < n && j < 16; j++) listed |= first_names[i] && strcmp(first_names[i], names[j]) == 0;
         CHECK(listed, "first use: %s is not listed", first_names[i] ? first_names[i] : "NULL");
     }
+    uint8_t want[16], want_tag[16];
+    spec_aes_ecb_encrypt(first_raw, 16, first_in, want, 1);
+    CHECK(first_rc[1] == VG_OK && memcmp(first_ecb, want, 16) == 0, "first use: ECB after a first vg_aes_expand_key");
+    spec_aes_ccm_seal(first_raw, 16, first_nonce, 13, NULL, 0, first_in, 16, want, want_tag, 16);
+    CHECK(first_rc[3] == VG_OK && memcmp(first_ccm, want, 16) == 0 && memcmp(first_ccm_tag, want_tag, 16) == 0,
+          "first use: CCM after a first vg_aes_ccm_init");
     const char *under_test = vgt_impl();
 
     precompute();

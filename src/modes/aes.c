@@ -12,12 +12,6 @@ void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl 
     st->aes.magic = VG_MAGIC_GCM_KEY;
 }
 
-int vg_aes_key_init_first(struct vg_aes_key_state *st, const uint8_t *key, size_t key_len, int want_decrypt,
-                          uint32_t magic)
-{
-    return vg_aes_key_setup(st, vg_current_impl(), key, key_len, want_decrypt, magic);
-}
-
 const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque, uint32_t magic)
 {
     const struct vg_aes_key_state *st = (const struct vg_aes_key_state *)(const void *)opaque;
