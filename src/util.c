@@ -47,13 +47,6 @@ int vg_ct_differ(const uint8_t *a, const uint8_t *b, size_t n)
     return (int)(((uint32_t)d + 0xFF) / 0x100);
 }
 
-int vg_partial_overlap(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    if (n == 0 || x == y) return 0;
-    return x < y ? y - x < n : x - y < n;
-}
-
 int vg_open_finish(uint8_t *out, size_t len, int differ)
 {
     /* The comparison that made differ was constant time; from here the verdict is the caller's

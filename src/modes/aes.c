@@ -12,13 +12,6 @@ void vg_aes_gcm_key_setup(struct vg_aes_gcm_key_state *st, const struct vg_impl 
     st->aes.magic = VG_MAGIC_GCM_KEY;
 }
 
-const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned char *opaque, uint32_t magic)
-{
-    const struct vg_aes_key_state *st = (const struct vg_aes_key_state *)(const void *)opaque;
-    if (!st || st->magic != magic || !st->impl) return NULL;
-    return st;
-}
-
 /*@ behavior rejected:
       assumes k == \null || !(key_len == 16 || key_len == 24 || key_len == 32) || key == \null;
       assigns \nothing;

@@ -315,9 +315,9 @@ static int siv_open_checked(const struct vg_aes_key_state *st, const uint8_t *no
     if (siv_short_path(impl, st->key_len, aad_len, len) && !vg_overlap(out, len, aad, aad_len)) {
         uint8_t expected[16];
         impl->gcm_siv_open_short(st->sched, st->key_len, n, aad, aad_len, in, out, len, received, expected);
-        int rc_short = vg_open_finish(out, len, vg_ct_differ(expected, received, 16));
-        vg_wipe(expected, sizeof expected);
-        vg_wipe(counter, sizeof counter);
+        int rc_short = vg_open_finish(out, len, vg_ct_differ16(expected, received));
+        vg_wipe16(expected);
+        vg_wipe16(counter);
         return rc_short;
     }
 
@@ -342,7 +342,7 @@ static int siv_open_checked(const struct vg_aes_key_state *st, const uint8_t *no
 
     uint8_t expected[16];
     siv_tag(&msg, acc, n, expected);
-    int rc_auth = vg_open_finish(out, len, vg_ct_differ(expected, received, 16));
+    int rc_auth = vg_open_finish(out, len, vg_ct_differ16(expected, received));
 
     vg_wipe(&msg, sizeof msg);
     vg_wipe(acc, sizeof acc);
