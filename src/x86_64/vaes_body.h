@@ -69,6 +69,12 @@ VV_INLINE void VV_NAME(load_keys)(struct VV_NAME(round_keys) *rk, const void *sc
         rk->k[i] = vv_bcast128(_mm_loadu_si128((const __m128i *)(decrypt ? s->dec[i] : s->enc[i])));
 }
 
+/* Round key r of an encryption schedule in every lane. */
+VV_INLINE vv_t VV_NAME(sched_key)(const struct aesni_sched *s, unsigned r)
+{
+    return vv_bcast128(_mm_loadu_si128((const __m128i *)s->enc[r]));
+}
+
 /* n (a constant after inlining, 1..VV_NVEC) vectors through the cipher, round loop outermost so the
    n independent vaesenc of a round issue back to back (latency 3-5 cycles, 1-2 per cycle). */
 VV_INLINE void VV_NAME(encrypt_n)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
@@ -705,7 +711,7 @@ VV_INLINE void VV_NAME(hash_bytes)(struct VV_NAME(gf_sum) *s, const struct VV_NA
    holding 1..16*LANES bytes), from the counter base (arithmetic form, lane j = data block j), E(J0)
    from j0 (block form) beside them. The data's blocks take positions pos0.. of a GHASH sum whose
    powers start at top (H_(top - q) for position q); acc is XORed into the first data block. */
-VV_INLINE __m128i VV_NAME(short_pass)(const struct VV_NAME(round_keys) *rk, const struct VV_NAME(hkey) *hk,
+VV_INLINE __m128i VV_NAME(short_pass)(const struct aesni_sched *ks, const struct VV_NAME(hkey) *hk,
                                       struct VV_NAME(gf_sum) *s, vv_t base, __m128i j0, const uint8_t *in,
                                       uint8_t *out, size_t rb, int n, size_t pos0, size_t top, __m128i acc,
                                       int decrypt)
@@ -717,7 +723,7 @@ VV_INLINE __m128i VV_NAME(short_pass)(const struct VV_NAME(round_keys) *rk, cons
     VV_UNROLL
     for (int i = 0; i < n; i++) {
         vv_t c = i ? vv_add32(base, VV_NAME(ctr_step)((uint32_t)(i * VV_LANES), 1)) : base;
-        b[i] = vv_xor(vv_shuffle8(c, shuf), rk->k[0]);
+        b[i] = vv_xor(vv_shuffle8(c, shuf), VV_NAME(sched_key)(ks, 0));
         x[i] = vv_zero(); /* (set below for open; gcc -O2 cannot see that) */
     }
     if (decrypt) {
@@ -731,16 +737,16 @@ VV_INLINE __m128i VV_NAME(short_pass)(const struct VV_NAME(round_keys) *rk, cons
             VV_NAME(gf_mul_add)(s, y, h, VV_NAME(kara_of)(h));
         }
     }
-    __m128i e = _mm_xor_si128(j0, vv_cast128(rk->k[0]));
-    for (unsigned r = 1; r < rk->rounds; r++) {
-        vv_t k = rk->k[r];
+    __m128i e = _mm_xor_si128(j0, _mm_loadu_si128((const __m128i *)ks->enc[0]));
+    for (unsigned r = 1; r < ks->rounds; r++) {
+        vv_t k = VV_NAME(sched_key)(ks, r);
         VV_UNROLL
         for (int i = 0; i < n; i++) b[i] = vv_aesenc(b[i], k);
         e = _mm_aesenc_si128(e, vv_cast128(k));
     }
     VV_UNROLL
-    for (int i = 0; i < n; i++) b[i] = vv_aesenclast(b[i], rk->k[rk->rounds]);
-    e = _mm_aesenclast_si128(e, vv_cast128(rk->k[rk->rounds]));
+    for (int i = 0; i < n; i++) b[i] = vv_aesenclast(b[i], VV_NAME(sched_key)(ks, ks->rounds));
+    e = _mm_aesenclast_si128(e, _mm_loadu_si128((const __m128i *)ks->enc[ks->rounds]));
     VV_UNROLL
     for (int i = 0; i < n; i++) {
         if (decrypt) {
@@ -771,8 +777,10 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
                                   size_t len, uint8_t tag[16], int decrypt)
 {
     const struct VV_NAME(hkey) *hk = (const struct VV_NAME(hkey) *)hkey;
-    struct VV_NAME(round_keys) rk;
-    VV_NAME(load_keys)(&rk, sched, 0);
+    /* the round keys straight from the schedule, each broadcast where the pass uses it: copied into a
+       round_keys array first, they went through the stack (eleven zmm stores and reloads a call, the
+       array indexed by the run-time round count), which a 64-byte seal paid in full */
+    const struct aesni_sched *ks = (const struct aesni_sched *)sched;
     const __m128i shuf128 = aesni_swap_last_word_mask(), bswap128 = aesni_byte_reverse_mask();
     /* J0 = nonce || 0^31 || 1 (SP 800-38D §7.1 step 2), read without touching a byte past the nonce */
     uint32_t n2;
@@ -825,7 +833,7 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     uint8_t *pout = done ? out + done : out;
     /* acc goes into the first data block if there is one, else into the length block */
     __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
-#define VV_SHORT_PASS(nv) e = VV_NAME(short_pass)(&rk, hk, &s, base, j0, pin, pout, rb, (nv), pos0, top, acc_data, decrypt)
+#define VV_SHORT_PASS(nv) e = VV_NAME(short_pass)(ks, hk, &s, base, j0, pin, pout, rb, (nv), pos0, top, acc_data, decrypt)
     switch ((rb + 16 * VV_LANES - 1) / (16 * VV_LANES)) {
     case 0: VV_SHORT_PASS(0); break;
     case 1: VV_SHORT_PASS(1); break;
