@@ -347,14 +347,19 @@ VG_AESNI_INLINE __m128i aesni_rcon_rot(uint8_t rc, int g)
    zero block as soon as round key r exists): GCM's key set-up, where the H powers wait for H.
 
    AES-128: with t_i = SubWord(RotWord(k_i[3])) ^ Rcon_i, k_(i+1) = prefix_xor(k_i) ^ (t_i, t_i, t_i, t_i),
-   so k_(i+1)[3] = (k_i[0] ^ .. ^ k_i[3]) ^ t_i = (k_(i-1)[1] ^ k_(i-1)[3]) ^ t_i
-   (aesni_bcast_next_xorall_rot): each aesenclast input is ONE XOR of the last aesenclast output with
-   a term known a step early, instead of the XOR that makes k_(i+1), then the pshufb that broadcasts
-   and rotates its word 3 (on Zen 5 each of those two is 2 cycles before the 4 of aesenclast). The
-   rotation leaves the chain by keeping t in rotated form: step i makes rot^g(t_i), g = (9 - i) mod 4,
-   from rot^(g+1) of the broadcast k_i[3] = rot^(g+1)(k_(i-2)[1] ^ k_(i-2)[3]) ^ rot^(g+1)(t_(i-1)),
-   and rot^(g+1)(t_(i-1)) is the previous step's output as it comes, since g_(i-1) = g_i + 1 (mod 4); SubBytes commutes with a
-   byte rotation, and Rcon is rotated with the word (aesni_rcon_rot). The last step's form is 0.
+   so k_(i+1)[3] = w_i ^ t_i with w_i = k_i[0] ^ .. ^ k_i[3]. The next aesenclast input is rot(that
+   word) broadcast, and aesenclast(x, key) = SubBytes(ShiftRows(x)) ^ key adds its key AFTER the
+   S-box: so step i's aesenclast takes Rcon_i ^ w_i as its key and outputs the next step's input
+   directly. The chain is the ten aesenclast alone, 4 cycles each on Zen 5 (before: an XOR between
+   them, 6), and t_i = output ^ w_i leaves it. w_i must be ready a step early, and it is, from words
+   known three steps back: the schedule's w[n] = w[n-1] ^ w[n-4] gives k_j[1] ^ k_j[2] = k_(j-1)[2]
+   and k_j[2] ^ k_j[3] = k_(j-1)[3], and the XOR of the words of prefix_xor(x) ^ (t, t, t, t) is
+   x1 ^ x3 (x0 appears in four prefixes, x1 in three, x2 in two, x3 in one; four equal t cancel), so
+       w_i = k_(i-1)[1] ^ k_(i-1)[3] = k_(i-2)[2] ^ k_(i-2)[3] = k_(i-3)[3]
+   (w_0 .. w_2 from the key's own words). The rotation stays off the chain by keeping t in rotated
+   form: step i makes rot^g(t_i), g = (9 - i) mod 4, so its output rot^g(w_i ^ t_i) is the
+   rot^(g_(i+1) + 1) form step i + 1 wants (SubBytes commutes with a byte rotation; Rcon and w are
+   rotated with the word: aesni_rcon_rot, aesni_bcast_word_rot). The last step's form is 0.
    The round keys come off the chain two steps back, so they keep pace with it: prefix_xor applied
    twice is x ^ (x << 64), and prefix_xor of a broadcast (t, t, t, t) is (t, 0, t, 0), so
    k_(i+1) = k_(i-1) ^ (k_(i-1) << 64) ^ (t_(i-1), 0, t_(i-1), 0) ^ (t_i, t_i, t_i, t_i).
@@ -370,15 +375,23 @@ VG_AESNI_INLINE __m128i aesni_expand128_chain(__m128i k[11], __m128i key, uint8_
     k[0] = key;
     _mm_storeu_si128((__m128i *)out[0], key);
     __m128i x = aesni_bcast_word_rot(key, 3, (9 + 1) & 3); /* input of step 0 (g = 1) */
-    __m128i w = aesni_bcast_xorall_rot(key, 9 & 3);        /* rot^g(k_0[0] ^ .. ^ k_0[3]) */
     __m128i tprev = _mm_setzero_si128();
     _Pragma("GCC unroll 10")
     for (int i = 0; i < 10; i++) {
         const int g = (9 - i) & 3;
-        __m128i t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[i], g)); /* rot^g(t_i) */
+        __m128i t;
         if (i < 9) {
-            x = _mm_xor_si128(w, t);                         /* rot^(g_(i+1) + 1) of bcast k_(i+1)[3] */
-            w = aesni_bcast_next_xorall_rot(k[i], (8 - i) & 3); /* for step i + 1 */
+            /* w = rot^g(k_i[0] ^ .. ^ k_i[3]) broadcast, from words known steps ahead (above) */
+            __m128i w = i == 0   ? aesni_bcast_xorall_rot(key, g)
+                        : i == 1 ? aesni_bcast_next_xorall_rot(key, g)
+                        : i == 2 ? _mm_xor_si128(aesni_bcast_word_rot(key, 2, g), aesni_bcast_word_rot(key, 3, g))
+                                 : aesni_bcast_word_rot(k[i - 3], 3, g);
+            /* the next step's input straight out of aesenclast: w rides in its key */
+            __m128i xn = _mm_aesenclast_si128(x, _mm_xor_si128(aesni_rcon_rot(aesni_rcon[i], g), w));
+            t = _mm_xor_si128(xn, w); /* rot^g(t_i) */
+            x = xn;
+        } else {
+            t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[i], g)); /* g = 0 */
         }
         __m128i tb = g ? aesni_bcast_word_rot(t, 0, 4 - g) : t; /* (t_i, t_i, t_i, t_i) */
         if (i == 0)
