@@ -409,8 +409,9 @@ VG_AESNI_INLINE __m128i aesni_expand128_chain(__m128i k[11], __m128i key, uint8_
 
 /* AES-256 the same way: a = w[8j..8j+3], b = w[8j+4..8j+7]; a' = prefix_xor(a) ^ T with
    t = SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ S with s = SubWord(a'[3]) (FIPS 197: i mod
-   Nk = 4 when Nk > 6). The chain is the thirteen aesenclast alone: a'[3] = (a[0] ^ .. ^ a[3]) ^ t and
-   b'[3] = (b[0] ^ .. ^ b[3]) ^ s, the XORs of all four words coming from the words two steps back.
+   Nk = 4 when Nk > 6). The chain is the thirteen aesenclast alone, back to back: a'[3] = (a[0] ^ .. ^
+   a[3]) ^ t and b'[3] = (b[0] ^ .. ^ b[3]) ^ s, and each XOR of all four words rides in the key of the
+   aesenclast before (as in aesni_expand128_chain), taken from the half two pairs back.
    Pair j works in form g = (7 - j) mod 4 (t and s both rot^g; t's input is rot^(g+1), s's rot^g),
    which is the form the next t's input needs; the last t is in form 0. Each half's prefix_xor has a
    whole pair of steps to finish, so the round keys keep pace without the two-back form. */
@@ -425,10 +426,22 @@ VG_AESNI_INLINE __m128i aesni_expand256_chain(__m128i k[15], __m128i lo, __m128i
     __m128i x = aesni_bcast_word_rot(b, 3, (6 + 1) & 3); /* t_1's input (g = 2) */
     __m128i wa = aesni_bcast_xorall_rot(a, 6 & 3);       /* rot^g(xorall(a)) for s_1 */
     __m128i wb = aesni_bcast_xorall_rot(b, 6 & 3);       /* rot^g(xorall(b)) for t_2's input */
+    __m128i ap = a, bp = b;                              /* the halves a pair back */
     _Pragma("GCC unroll 7")
     for (int j = 1; j <= 7; j++) {
         const int g = (7 - j) & 3;
-        __m128i t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[j - 1], g)); /* rot^g(t) */
+        __m128i t, u = _mm_setzero_si128();
+        if (j < 7) {
+            /* fused as in aesni_expand128_chain: each aesenclast's key carries the XOR that made the
+               next one's input, so its output is that input: y = rot^g(t ^ xorall(a)), then x */
+            __m128i y = _mm_aesenclast_si128(x, _mm_xor_si128(aesni_rcon_rot(aesni_rcon[j - 1], g), wa));
+            t = _mm_xor_si128(y, wa);                                                  /* rot^g(t) */
+            __m128i xn = _mm_aesenclast_si128(y, wb);                                 /* rot^g of bcast b'[3] */
+            u = _mm_xor_si128(xn, wb);                                                 /* rot^g(s) */
+            x = xn;
+        } else {
+            t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[j - 1], g));
+        }
         __m128i tb = g ? aesni_bcast_word_rot(t, 0, 4 - g) : t;
         __m128i a2 = _mm_xor_si128(aesni_prefix_xor(a), tb);
         k[2 * j] = a2;
@@ -438,16 +451,20 @@ VG_AESNI_INLINE __m128i aesni_expand256_chain(__m128i k[15], __m128i lo, __m128i
             break;
         }
         h = _mm_aesenc_si128(h, a2);
-        __m128i u = _mm_aesenclast_si128(_mm_xor_si128(wa, t), _mm_setzero_si128()); /* rot^g(s) */
-        x = _mm_xor_si128(wb, u);                                                  /* rot^g of bcast b'[3] */
         __m128i ub = g ? aesni_bcast_word_rot(u, 0, 4 - g) : u;
         __m128i b2 = _mm_xor_si128(aesni_prefix_xor(b), ub);
         k[2 * j + 1] = b2;
         _mm_storeu_si128((__m128i *)out[2 * j + 1], b2);
         h = _mm_aesenc_si128(h, b2);
-        /* for pair j + 1 (form g - 1): xorall(a') and xorall(b'), from a and b */
-        wa = aesni_bcast_next_xorall_rot(a, (6 - j) & 3);
-        wb = aesni_bcast_next_xorall_rot(b, (6 - j) & 3);
+        /* for pair j + 1 (form g - 1): xorall(a') = a[1] ^ a[3] = (a before a)[2] ^ (a before a)[3],
+           likewise for b (w[n] ^ w[n-1] = w[n-8] inside a half), words known a pair early */
+        const int r = (6 - j) & 3;
+        wa = j == 1 ? aesni_bcast_next_xorall_rot(a, r)
+                    : _mm_xor_si128(aesni_bcast_word_rot(ap, 2, r), aesni_bcast_word_rot(ap, 3, r));
+        wb = j == 1 ? aesni_bcast_next_xorall_rot(b, r)
+                    : _mm_xor_si128(aesni_bcast_word_rot(bp, 2, r), aesni_bcast_word_rot(bp, 3, r));
+        ap = a;
+        bp = b;
         a = a2;
         b = b2;
     }
