@@ -250,14 +250,6 @@ VG_AESNI_INLINE __m128i aesni_gf_reduce(const struct aesni_gf_sum *s)
     return aesni_gf_fold(t0, t1, s->lo);
 }
 
-/* a dot a: (a1 x^64 + a0)^2 = a1^2 x^128 + a0^2 in GF(2)[x] (the cross terms cancel): two products
-   and no middle term, then the reduction. */
-VG_AESNI_INLINE __m128i aesni_gf_square(__m128i a)
-{
-    __m128i lo = _mm_clmulepi64_si128(a, a, 0x00), hi = _mm_clmulepi64_si128(a, a, 0x11);
-    return aesni_gf_fold(lo, hi, lo);
-}
-
 /* acc (register form) after n <= 8 more blocks at in, with one reduction (aesni_ghash.c, section
    3). reverse = 1 for GHASH (blocks byte-reversed into POLYVAL form), 0 for POLYVAL. */
 VG_AESNI_INLINE __m128i aesni_gf_hash_n(const struct aesni_hpowers *hp, __m128i acc, const uint8_t *in,
