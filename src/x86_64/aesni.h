@@ -250,14 +250,6 @@ VG_AESNI_INLINE __m128i aesni_gf_reduce(const struct aesni_gf_sum *s)
     return aesni_gf_fold(t0, t1, s->lo);
 }
 
-/* a dot a: (a1 x^64 + a0)^2 = a1^2 x^128 + a0^2 in GF(2)[x] (the cross terms cancel): two products
-   and no middle term, then the reduction. */
-VG_AESNI_INLINE __m128i aesni_gf_square(__m128i a)
-{
-    __m128i lo = _mm_clmulepi64_si128(a, a, 0x00), hi = _mm_clmulepi64_si128(a, a, 0x11);
-    return aesni_gf_fold(lo, hi, lo);
-}
-
 /* acc (register form) after n <= 8 more blocks at in, with one reduction (aesni_ghash.c, section
    3). reverse = 1 for GHASH (blocks byte-reversed into POLYVAL form), 0 for POLYVAL. */
 VG_AESNI_INLINE __m128i aesni_gf_hash_n(const struct aesni_hpowers *hp, __m128i acc, const uint8_t *in,
@@ -347,14 +339,19 @@ VG_AESNI_INLINE __m128i aesni_rcon_rot(uint8_t rc, int g)
    zero block as soon as round key r exists): GCM's key set-up, where the H powers wait for H.
 
    AES-128: with t_i = SubWord(RotWord(k_i[3])) ^ Rcon_i, k_(i+1) = prefix_xor(k_i) ^ (t_i, t_i, t_i, t_i),
-   so k_(i+1)[3] = (k_i[0] ^ .. ^ k_i[3]) ^ t_i = (k_(i-1)[1] ^ k_(i-1)[3]) ^ t_i
-   (aesni_bcast_next_xorall_rot): each aesenclast input is ONE XOR of the last aesenclast output with
-   a term known a step early, instead of the XOR that makes k_(i+1), then the pshufb that broadcasts
-   and rotates its word 3 (on Zen 5 each of those two is 2 cycles before the 4 of aesenclast). The
-   rotation leaves the chain by keeping t in rotated form: step i makes rot^g(t_i), g = (9 - i) mod 4,
-   from rot^(g+1) of the broadcast k_i[3] = rot^(g+1)(k_(i-2)[1] ^ k_(i-2)[3]) ^ rot^(g+1)(t_(i-1)),
-   and rot^(g+1)(t_(i-1)) is the previous step's output as it comes, since g_(i-1) = g_i + 1 (mod 4); SubBytes commutes with a
-   byte rotation, and Rcon is rotated with the word (aesni_rcon_rot). The last step's form is 0.
+   so k_(i+1)[3] = w_i ^ t_i with w_i = k_i[0] ^ .. ^ k_i[3]. The next aesenclast input is rot(that
+   word) broadcast, and aesenclast(x, key) = SubBytes(ShiftRows(x)) ^ key adds its key AFTER the
+   S-box: so step i's aesenclast takes Rcon_i ^ w_i as its key and outputs the next step's input
+   directly. The chain is the ten aesenclast alone, 4 cycles each on Zen 5 (before: an XOR between
+   them, 6), and t_i = output ^ w_i leaves it. w_i must be ready a step early, and it is, from words
+   known three steps back: the schedule's w[n] = w[n-1] ^ w[n-4] gives k_j[1] ^ k_j[2] = k_(j-1)[2]
+   and k_j[2] ^ k_j[3] = k_(j-1)[3], and the XOR of the words of prefix_xor(x) ^ (t, t, t, t) is
+   x1 ^ x3 (x0 appears in four prefixes, x1 in three, x2 in two, x3 in one; four equal t cancel), so
+       w_i = k_(i-1)[1] ^ k_(i-1)[3] = k_(i-2)[2] ^ k_(i-2)[3] = k_(i-3)[3]
+   (w_0 .. w_2 from the key's own words). The rotation stays off the chain by keeping t in rotated
+   form: step i makes rot^g(t_i), g = (9 - i) mod 4, so its output rot^g(w_i ^ t_i) is the
+   rot^(g_(i+1) + 1) form step i + 1 wants (SubBytes commutes with a byte rotation; Rcon and w are
+   rotated with the word: aesni_rcon_rot, aesni_bcast_word_rot). The last step's form is 0.
    The round keys come off the chain two steps back, so they keep pace with it: prefix_xor applied
    twice is x ^ (x << 64), and prefix_xor of a broadcast (t, t, t, t) is (t, 0, t, 0), so
    k_(i+1) = k_(i-1) ^ (k_(i-1) << 64) ^ (t_(i-1), 0, t_(i-1), 0) ^ (t_i, t_i, t_i, t_i).
@@ -370,15 +367,23 @@ VG_AESNI_INLINE __m128i aesni_expand128_chain(__m128i k[11], __m128i key, uint8_
     k[0] = key;
     _mm_storeu_si128((__m128i *)out[0], key);
     __m128i x = aesni_bcast_word_rot(key, 3, (9 + 1) & 3); /* input of step 0 (g = 1) */
-    __m128i w = aesni_bcast_xorall_rot(key, 9 & 3);        /* rot^g(k_0[0] ^ .. ^ k_0[3]) */
     __m128i tprev = _mm_setzero_si128();
     _Pragma("GCC unroll 10")
     for (int i = 0; i < 10; i++) {
         const int g = (9 - i) & 3;
-        __m128i t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[i], g)); /* rot^g(t_i) */
+        __m128i t;
         if (i < 9) {
-            x = _mm_xor_si128(w, t);                         /* rot^(g_(i+1) + 1) of bcast k_(i+1)[3] */
-            w = aesni_bcast_next_xorall_rot(k[i], (8 - i) & 3); /* for step i + 1 */
+            /* w = rot^g(k_i[0] ^ .. ^ k_i[3]) broadcast, from words known steps ahead (above) */
+            __m128i w = i == 0   ? aesni_bcast_xorall_rot(key, g)
+                        : i == 1 ? aesni_bcast_next_xorall_rot(key, g)
+                        : i == 2 ? _mm_xor_si128(aesni_bcast_word_rot(key, 2, g), aesni_bcast_word_rot(key, 3, g))
+                                 : aesni_bcast_word_rot(k[i - 3], 3, g);
+            /* the next step's input straight out of aesenclast: w rides in its key */
+            __m128i xn = _mm_aesenclast_si128(x, _mm_xor_si128(aesni_rcon_rot(aesni_rcon[i], g), w));
+            t = _mm_xor_si128(xn, w); /* rot^g(t_i) */
+            x = xn;
+        } else {
+            t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[i], g)); /* g = 0 */
         }
         __m128i tb = g ? aesni_bcast_word_rot(t, 0, 4 - g) : t; /* (t_i, t_i, t_i, t_i) */
         if (i == 0)
@@ -396,8 +401,9 @@ VG_AESNI_INLINE __m128i aesni_expand128_chain(__m128i k[11], __m128i key, uint8_
 
 /* AES-256 the same way: a = w[8j..8j+3], b = w[8j+4..8j+7]; a' = prefix_xor(a) ^ T with
    t = SubWord(RotWord(b[3])) ^ Rcon, b' = prefix_xor(b) ^ S with s = SubWord(a'[3]) (FIPS 197: i mod
-   Nk = 4 when Nk > 6). The chain is the thirteen aesenclast alone: a'[3] = (a[0] ^ .. ^ a[3]) ^ t and
-   b'[3] = (b[0] ^ .. ^ b[3]) ^ s, the XORs of all four words coming from the words two steps back.
+   Nk = 4 when Nk > 6). The chain is the thirteen aesenclast alone, back to back: a'[3] = (a[0] ^ .. ^
+   a[3]) ^ t and b'[3] = (b[0] ^ .. ^ b[3]) ^ s, and each XOR of all four words rides in the key of the
+   aesenclast before (as in aesni_expand128_chain), taken from the half two pairs back.
    Pair j works in form g = (7 - j) mod 4 (t and s both rot^g; t's input is rot^(g+1), s's rot^g),
    which is the form the next t's input needs; the last t is in form 0. Each half's prefix_xor has a
    whole pair of steps to finish, so the round keys keep pace without the two-back form. */
@@ -412,10 +418,22 @@ VG_AESNI_INLINE __m128i aesni_expand256_chain(__m128i k[15], __m128i lo, __m128i
     __m128i x = aesni_bcast_word_rot(b, 3, (6 + 1) & 3); /* t_1's input (g = 2) */
     __m128i wa = aesni_bcast_xorall_rot(a, 6 & 3);       /* rot^g(xorall(a)) for s_1 */
     __m128i wb = aesni_bcast_xorall_rot(b, 6 & 3);       /* rot^g(xorall(b)) for t_2's input */
+    __m128i ap = a, bp = b;                              /* the halves a pair back */
     _Pragma("GCC unroll 7")
     for (int j = 1; j <= 7; j++) {
         const int g = (7 - j) & 3;
-        __m128i t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[j - 1], g)); /* rot^g(t) */
+        __m128i t, u = _mm_setzero_si128();
+        if (j < 7) {
+            /* fused as in aesni_expand128_chain: each aesenclast's key carries the XOR that made the
+               next one's input, so its output is that input: y = rot^g(t ^ xorall(a)), then x */
+            __m128i y = _mm_aesenclast_si128(x, _mm_xor_si128(aesni_rcon_rot(aesni_rcon[j - 1], g), wa));
+            t = _mm_xor_si128(y, wa);                                                  /* rot^g(t) */
+            __m128i xn = _mm_aesenclast_si128(y, wb);                                 /* rot^g of bcast b'[3] */
+            u = _mm_xor_si128(xn, wb);                                                 /* rot^g(s) */
+            x = xn;
+        } else {
+            t = _mm_aesenclast_si128(x, aesni_rcon_rot(aesni_rcon[j - 1], g));
+        }
         __m128i tb = g ? aesni_bcast_word_rot(t, 0, 4 - g) : t;
         __m128i a2 = _mm_xor_si128(aesni_prefix_xor(a), tb);
         k[2 * j] = a2;
@@ -425,16 +443,20 @@ VG_AESNI_INLINE __m128i aesni_expand256_chain(__m128i k[15], __m128i lo, __m128i
             break;
         }
         h = _mm_aesenc_si128(h, a2);
-        __m128i u = _mm_aesenclast_si128(_mm_xor_si128(wa, t), _mm_setzero_si128()); /* rot^g(s) */
-        x = _mm_xor_si128(wb, u);                                                  /* rot^g of bcast b'[3] */
         __m128i ub = g ? aesni_bcast_word_rot(u, 0, 4 - g) : u;
         __m128i b2 = _mm_xor_si128(aesni_prefix_xor(b), ub);
         k[2 * j + 1] = b2;
         _mm_storeu_si128((__m128i *)out[2 * j + 1], b2);
         h = _mm_aesenc_si128(h, b2);
-        /* for pair j + 1 (form g - 1): xorall(a') and xorall(b'), from a and b */
-        wa = aesni_bcast_next_xorall_rot(a, (6 - j) & 3);
-        wb = aesni_bcast_next_xorall_rot(b, (6 - j) & 3);
+        /* for pair j + 1 (form g - 1): xorall(a') = a[1] ^ a[3] = (a before a)[2] ^ (a before a)[3],
+           likewise for b (w[n] ^ w[n-1] = w[n-8] inside a half), words known a pair early */
+        const int r = (6 - j) & 3;
+        wa = j == 1 ? aesni_bcast_next_xorall_rot(a, r)
+                    : _mm_xor_si128(aesni_bcast_word_rot(ap, 2, r), aesni_bcast_word_rot(ap, 3, r));
+        wb = j == 1 ? aesni_bcast_next_xorall_rot(b, r)
+                    : _mm_xor_si128(aesni_bcast_word_rot(bp, 2, r), aesni_bcast_word_rot(bp, 3, r));
+        ap = a;
+        bp = b;
         a = a2;
         b = b2;
     }

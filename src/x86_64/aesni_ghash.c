@@ -86,6 +86,19 @@ VG_AESNI_INLINE __m128i dot(__m128i a, __m128i b)
     return aesni_gf_reduce(&s);
 }
 
+/* a dot a with the second fold's product split in two, so the chain after the square is three
+   multiplies deep with no XOR between them (vaes_body.h, square_lanes: 17 cycles instead of 21 on
+   Zen 5): with t = L0 c, result = hi ^ lo ^ swap(t) ^ L1 c ^ lo64(t) c. */
+VG_AESNI_INLINE __m128i square(__m128i a)
+{
+    const __m128i poly = _mm_set_epi64x((long long)0xc200000000000000ULL, 0);
+    __m128i lo = _mm_clmulepi64_si128(a, a, 0x00), hi = _mm_clmulepi64_si128(a, a, 0x11);
+    __m128i t = _mm_clmulepi64_si128(lo, poly, 0x10); /* L0 c */
+    __m128i u = _mm_clmulepi64_si128(lo, poly, 0x11); /* L1 c */
+    __m128i w = _mm_clmulepi64_si128(t, poly, 0x10);  /* lo64(t) c */
+    return _mm_xor_si128(_mm_xor_si128(_mm_xor_si128(hi, lo), _mm_xor_si128(u, _mm_shuffle_epi32(t, 0x4e))), w);
+}
+
 /* Stores H_1..H_8 and their Karatsuba halves for the POLYVAL key h (register form). The powers are
    made in three dependent steps rather than seven (H_k = H_(k-1) dot H one after the other was the
    slowest part of GCM's key set-up): H_2 = H_1 H_1; then H_3 = H_2 H_1 and H_4 = H_2 H_2; then
@@ -94,9 +107,9 @@ VG_AESNI_INLINE void store_powers(struct aesni_hkey *hk, __m128i h)
 {
     __m128i p[AESNI_HPOWERS];
     p[0] = h;
-    p[1] = aesni_gf_square(h);
+    p[1] = square(h);
     p[2] = dot(p[1], h);
-    p[3] = aesni_gf_square(p[1]);
+    p[3] = square(p[1]);
     for (int j = 0; j < 4; j++) p[4 + j] = dot(p[3], p[j]);
     for (int k = 0; k < AESNI_HPOWERS; k++) {
         _mm_storeu_si128((__m128i *)hk->pow[k], p[k]);

@@ -32,6 +32,11 @@ typedef __m256i vv_t;
     _mm256_inserti128_si256(_mm256_setzero_si256(), _mm_loadu_si128((const __m128i *)(const void *)(p)), 0)
 #define vv_store_partial(p, v, nb) _mm_storeu_si128((__m128i *)(void *)(p), _mm256_castsi256_si128(v))
 #define vv_xor(a, b) _mm256_xor_si256((a), (b))
+#define vv_xor3(a, b, c) _mm256_xor_si256(_mm256_xor_si256((a), (b)), (c))
+#define vv_unpacklo64(a, b) _mm256_unpacklo_epi64((a), (b))  /* per lane [a.q0, b.q0] */
+#define vv_unpackhi64(a, b) _mm256_unpackhi_epi64((a), (b))  /* per lane [a.q1, b.q1] */
+/* a with lane l (0 or 1, a constant) taken from b */
+#define vv_blend_lanes(a, b, l) _mm256_blend_epi32((a), (b), 0x0f << (4 * (l)))
 #define vv_and(a, b) _mm256_and_si256((a), (b))
 #define vv_aesenc(a, k) _mm256_aesenc_epi128((a), (k))
 #define vv_aesenclast(a, k) _mm256_aesenclast_epi128((a), (k))
@@ -40,8 +45,6 @@ typedef __m256i vv_t;
 #define vv_clmul(a, b, imm) _mm256_clmulepi64_epi128((a), (b), (imm))
 #define vv_shuffle8(a, m) _mm256_shuffle_epi8((a), (m))
 #define vv_add32(a, b) _mm256_add_epi32((a), (b))
-#define vv_bcast_last_lane(v) _mm256_permute2x128_si256((v), (v), 0x11)
-#define vv_reverse_lanes(v) _mm256_permute2x128_si256((v), (v), 0x01)
 #define vv_zero() _mm256_setzero_si256()
 #define vv_bslli8(a) _mm256_bslli_epi128((a), 8)
 #define vv_bsrli8(a) _mm256_bsrli_epi128((a), 8)

@@ -350,21 +350,6 @@ VV_INLINE __m128i VV_NAME(gf_finish)(const struct VV_NAME(gf_sum) *s)
     return aesni_gf_reduce(&t);
 }
 
-/* The same product reduced lane by lane (key set-up: each lane is a different power). */
-VV_INLINE vv_t VV_NAME(gf_reduce_lanes)(const struct VV_NAME(gf_sum) *s)
-{
-    vv_t m = vv_xor(s->mid, vv_xor(s->lo, s->hi));   /* Karatsuba: the x^64 coefficient block */
-    vv_t t0 = vv_xor(s->lo, vv_bslli8(m));
-    vv_t t1 = vv_xor(s->hi, vv_bsrli8(m));
-    /* c = x^63 + x^62 + x^57 in the high qword of each lane (aesni_gf_reduce) */
-    const vv_t poly = vv_bcast128(_mm_set_epi64x((long long)0xc200000000000000ULL, 0));
-    vv_t t = vv_clmul(s->lo, poly, 0x10);     /* fold 1: L0 * c (L0 = lo's low qword: aesni_gf_reduce) */
-    t0 = vv_xor(vv_swap64(t0), t);            /* (L1 ^ t.lo, L0 ^ t.hi) at x^64 */
-    t = vv_clmul(t0, poly, 0x10);             /* fold 2: M1 * c, at x^128 */
-    t0 = vv_xor(vv_swap64(t0), t);
-    return vv_xor(t1, t0);
-}
-
 /* The power vector for vector i of a batch of r blocks (block b times H_(r-b)). */
 VV_INLINE vv_t VV_NAME(powers)(const struct VV_NAME(hkey) *hk, size_t r, int i)
 {
@@ -472,56 +457,110 @@ VV_TARGET static void VV_NAME(polyval_update)(const void *hkey, uint8_t acc[16],
     VV_NAME(gf_update)(hkey, acc, in, nblocks, 0);
 }
 
-/* One lane-wise POLYVAL product a dot b (b a single vector for all of a's lanes or lane by lane). */
-VV_INLINE vv_t VV_NAME(dot_lanes)(vv_t a, vv_t b)
+/* ---------------------------------------------------------------------------------------------- */
+/* The powers H_1..H_GROUP (key set-up, and every GCM-SIV message's POLYVAL key)                     */
+/*
+ * Where the time goes (Zen 5, docs/speed-x86_64.md): vpclmulqdq has 5 cycles of latency and issues
+ * once per 2 cycles whatever the width, simple vector operations take 2 cycles and lane crossings 5.
+ * The powers are a chain of dependent products whose multiplies also queue behind one another in the
+ * one multiplier, so both the chain's length and the number of vpclmulqdq count. Two changes against
+ * the Karatsuba product with a two-fold reduction (about 21-23 cycles a level, 5 multiplies):
+ *
+ * 1. Products with ONE fold. dot(v, b) = v b x^-128. With b' = b x^-64 mod P precomputed per
+ *    multiplier, S = v0 b' + v1 b = (v0 + v1 x^64) b x^-64 = v b x^-64 (v = v1 x^64 + v0): four
+ *    64x64 products, a 191-bit S, and S x^-64 needs one Montgomery fold, not two: adding s0 P
+ *    (s0 = the low 64 bits of S; P = 1 + c x^64 + x^128, c = x^63 + x^62 + x^57) clears them, and
+ *    (S + s0 P) / x^64 = (S >> 64) + s0 c + s0 x^64 has degree < 128, so it is fully reduced. Per
+ *    lane, with S = P0 + P1 x^64: result = P1 ^ swap(P0) ^ lo64(P0) c. Five multiplies as before,
+ *    but one fold on the chain (about 16 cycles a level). b' = (b + b0 P) / x^64 = swap(b) ^ b0 c
+ *    (mult_of) costs one multiply per multiplier.
+ * 2. Squarings (the multipliers H_4, H_8, H_16, broadcast) reduced with three multiplies whose chain
+ *    is two deep after the square instead of two folds with XORs between them: with t = L0 c, the
+ *    second fold multiplies M1 = L1 ^ lo64(t) by c, and M1 c = L1 c ^ lo64(t) c, so L1 c is made
+ *    beside t and only lo64(t) c waits for it (17 cycles a squaring instead of 21).
+ * The multipliers stay broadcast in zmm (squared there, no lane broadcast out of a vector, which
+ * measured slower: 5 cycles a crossing on the chain), squared first so their multiplies are older than
+ * the vectors' and go first. Tried and slower: the folds by shifts (Gueron's reduction, vpsllq/vpsrlq
+ * and vpternlogq) instead of vpclmulqdq, and the multipliers from lane 0 of the last vector.
+ */
+
+/* c = x^63 + x^62 + x^57 in the high qword of every lane (aesni_gf_fold) */
+VV_INLINE vv_t VV_NAME(poly)(void) { return vv_bcast128(_mm_set_epi64x((long long)0xc200000000000000ULL, 0)); }
+
+/* a dot a in every lane: lo + hi x^128 = a0^2 + a1^2 x^128 (the cross terms cancel), times x^-128
+   with t = L0 c, result = hi ^ lo ^ swap(t) ^ L1 c ^ lo64(t) c (aesni_gf_fold with the second fold's
+   M1 c split in two; above) */
+VV_INLINE vv_t VV_NAME(square_lanes)(vv_t a)
 {
-    struct VV_NAME(gf_sum) s;
-    VV_NAME(gf_zero)(&s);
-    VV_NAME(gf_mul_add)(&s, a, b, VV_NAME(kara_of)(b));
-    return VV_NAME(gf_reduce_lanes)(&s);
+    const vv_t poly = VV_NAME(poly)();
+    vv_t lo = vv_clmul(a, a, 0x00), hi = vv_clmul(a, a, 0x11);
+    vv_t t = vv_clmul(lo, poly, 0x10);  /* L0 c */
+    vv_t u = vv_clmul(lo, poly, 0x11);  /* L1 c, beside t */
+    vv_t w = vv_clmul(t, poly, 0x10);   /* lo64(t) c: the only one after t */
+    return vv_xor3(vv_xor3(hi, lo, u), vv_swap64(t), w);
 }
 
-/* The first nv (1, 2, 4 or 8; public) vectors of powers of the POLYVAL key h1 (register form), lane
-   order: v[c] = [H_(LANES c + 1), .., H_(LANES (c + 1))]. By doubling: with v[0..c) holding
-   H_1..H_(LANES c), H_(LANES c + j) = H_j dot H_(LANES c), so v[c..2c) = v[0..c) times H_(LANES c)
-   broadcast: log2 of the count dependent products instead of one per power (this is on GCM's key
-   set-up path and on every GCM-SIV message's). The multipliers H_(LANES c) come from a chain of xmm
-   squarings beside the vectors (a square is two products with no Karatsuba middle term, and needs no
-   lane broadcast out of the vector just computed), so each doubling waits for one vector product.
-   The first vector (vaes512) uses ONE = x^128 mod P, the unit of the dot product (dot(a, ONE) = a *
-   x^128 * x^-128 = a), to fill lanes that must keep their value. Written out with constant indices: as a
-   loop over c, gcc kept v[] on the stack and the set-up took twice as long. */
+/* A multiplier b in the form the one-fold product takes, per lane: lo = [b'0, b0], hi = [b'1, b1]
+   with b' = b x^-64 mod P = swap(b) ^ b0 c (above), so one vpclmulqdq pairs v0 with b'_k and v1 with
+   b_k. */
+struct VV_NAME(mult) {
+    vv_t lo, hi;
+};
+
+VV_INLINE struct VV_NAME(mult) VV_NAME(mult_of)(vv_t b)
+{
+    vv_t bs = vv_xor(vv_swap64(b), vv_clmul(b, VV_NAME(poly)(), 0x10));
+    struct VV_NAME(mult) m = { vv_unpacklo64(bs, b), vv_unpackhi64(bs, b) };
+    return m;
+}
+
+/* v dot b lane-wise (b in mult form): S = P0 + P1 x^64 = v0 b' + v1 b, then the one fold */
+VV_INLINE vv_t VV_NAME(mul_lanes)(vv_t v, struct VV_NAME(mult) m)
+{
+    vv_t p0 = vv_xor(vv_clmul(v, m.lo, 0x00), vv_clmul(v, m.lo, 0x11)); /* v0 b'0 + v1 b0 */
+    vv_t p1 = vv_xor(vv_clmul(v, m.hi, 0x00), vv_clmul(v, m.hi, 0x11)); /* v0 b'1 + v1 b1 */
+    return vv_xor3(p1, vv_swap64(p0), vv_clmul(p0, VV_NAME(poly)(), 0x10)); /* + s0 c, s0 = lo64(P0) */
+}
+
+/* The first nv (1, 2, 4 or 8; public) vectors of powers of the POLYVAL key h1 (register form), lanes
+   DESCENDING: v[c] = [H_(LANES (c + 1)), .., H_(LANES c + 1)], the order the tables keep them in. By
+   doubling: H_(LANES c + j) = H_j dot H_(LANES c), so v[c..2c) = v[0..c) times H_(LANES c) broadcast:
+   log2 of the count dependent products instead of one per power (this is on GCM's key set-up path and
+   on every GCM-SIV message's). The multipliers H_(LANES 2^k) are a chain of squarings beside the
+   vectors. Written out with constant indices: as a loop over c, gcc kept v[] on the stack and the
+   set-up took twice as long. */
 VV_INLINE void VV_NAME(power_vectors)(vv_t *v, __m128i h1, int nv)
 {
-    __m128i h2 = aesni_gf_square(h1);
-#if VV_LANES == 2
-    /* [H_1, H_2] straight from the square (a lane insert, no vector product) */
-    v[0] = _mm256_set_m128i(h2, h1);
-    __m128i m1 = h2; /* H_2, then H_4 and H_8 */
-#else
-    const __m128i one = _mm_set_epi64x((long long)0xc200000000000000ULL, 1);
-    /* [H_1, H_2, H_1, H_2] dot [ONE, ONE, H_2, H_2] = [H_1, H_2, H_3, H_4] */
-    __m256i h12 = _mm256_set_m128i(h2, h1);
-    __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h12), h12, 1);
-    __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(one, one)), _mm256_set_m128i(h2, h2), 1);
-    v[0] = VV_NAME(dot_lanes)(a, b);
-    __m128i m1 = aesni_gf_square(h2); /* H_4, then H_8 and H_16 */
-#endif
     _Static_assert(VV_NVEC == 8, "power_vectors doubles 1 -> 2 -> 4 -> 8 vectors");
+    const vv_t b1 = vv_bcast128(h1);
+    const vv_t b2 = VV_NAME(square_lanes)(b1);
+#if VV_LANES == 4
+    /* multipliers H_4, H_8, H_16; v[0] = [H_4, H_3, H_2, H_1] from the squares and H_3 = H_2 dot H_1 */
+    const vv_t m1 = VV_NAME(square_lanes)(b2);
+    const vv_t m2 = nv >= 4 ? VV_NAME(square_lanes)(m1) : vv_zero();
+    const vv_t m3 = nv >= 8 ? VV_NAME(square_lanes)(m2) : vv_zero();
+    vv_t h3 = VV_NAME(mul_lanes)(b2, VV_NAME(mult_of)(b1));
+    v[0] = vv_blend_lanes(vv_blend_lanes(vv_blend_lanes(b1, b2, 2), h3, 1), m1, 0);
+#else
+    /* multipliers H_2, H_4, H_8; v[0] = [H_2, H_1] */
+    const vv_t m1 = b2;
+    const vv_t m2 = nv >= 4 ? VV_NAME(square_lanes)(m1) : vv_zero();
+    const vv_t m3 = nv >= 8 ? VV_NAME(square_lanes)(m2) : vv_zero();
+    v[0] = vv_blend_lanes(b1, b2, 0);
+#endif
     if (nv < 2) return;
-    vv_t top = vv_bcast128(m1);
-    v[1] = VV_NAME(dot_lanes)(v[0], top);
+    struct VV_NAME(mult) m = VV_NAME(mult_of)(m1);
+    v[1] = VV_NAME(mul_lanes)(v[0], m);
     if (nv < 4) return;
-    __m128i m2 = aesni_gf_square(m1);
-    top = vv_bcast128(m2);
-    v[2] = VV_NAME(dot_lanes)(v[0], top);
-    v[3] = VV_NAME(dot_lanes)(v[1], top);
+    m = VV_NAME(mult_of)(m2);
+    v[2] = VV_NAME(mul_lanes)(v[0], m);
+    v[3] = VV_NAME(mul_lanes)(v[1], m);
     if (nv < 8) return;
-    top = vv_bcast128(aesni_gf_square(m2));
-    v[4] = VV_NAME(dot_lanes)(v[0], top);
-    v[5] = VV_NAME(dot_lanes)(v[1], top);
-    v[6] = VV_NAME(dot_lanes)(v[2], top);
-    v[7] = VV_NAME(dot_lanes)(v[3], top);
+    m = VV_NAME(mult_of)(m3);
+    v[4] = VV_NAME(mul_lanes)(v[0], m);
+    v[5] = VV_NAME(mul_lanes)(v[1], m);
+    v[6] = VV_NAME(mul_lanes)(v[2], m);
+    v[7] = VV_NAME(mul_lanes)(v[3], m);
 }
 
 /* The powers H_1..H_GROUP of h1 into the hkey layout. */
@@ -529,9 +568,9 @@ VV_INLINE void VV_NAME(store_powers)(struct VV_NAME(hkey) *hk, __m128i h1)
 {
     vv_t v[VV_NVEC];
     VV_NAME(power_vectors)(v, h1, VV_NVEC);
-    /* desc[LANES*q .. LANES*q + LANES) = H_(GROUP - LANES*q) .. downwards = v[NVEC-1-q] lanes reversed */
+    /* desc[LANES*q .. LANES*q + LANES) = H_(GROUP - LANES*q) .. downwards = v[NVEC-1-q] */
     VV_UNROLL
-    for (int q = 0; q < VV_NVEC; q++) vv_storeu(hk->desc[VV_LANES * q], vv_reverse_lanes(v[VV_NVEC - 1 - q]));
+    for (int q = 0; q < VV_NVEC; q++) vv_storeu(hk->desc[VV_LANES * q], v[VV_NVEC - 1 - q]);
     VV_UNROLL
     for (int i = VV_GROUP; i < VV_GROUP + 4; i++) _mm_storeu_si128((__m128i *)hk->desc[i], _mm_setzero_si128());
 }

@@ -121,11 +121,11 @@ VV_INLINE int VV_NAME(siv_powers)(struct VV_NAME(siv_pow) *hp, __m128i h1, size_
     for (int j = 0; j < VV_NVEC; j++) v[j] = vv_zero(); /* (only the first nv are set and stored; gcc cannot tell) */
     int nv = need > 4 * VV_LANES ? 8 : need > 2 * VV_LANES ? 4 : need > VV_LANES ? 2 : 1;
     VV_NAME(power_vectors)(v, h1, nv);
-    /* v[j] holds H_(LANES j + 1 ..) in lane order; reversed, its top power H_(LANES (j + 1)) comes first,
-       at entry GROUP - LANES (j + 1): vector NVEC - 1 - j */
+    /* v[j] holds H_(LANES (j + 1)) .. H_(LANES j + 1), lanes descending: its top power comes first, at
+       entry GROUP - LANES (j + 1): vector NVEC - 1 - j */
     VV_UNROLL
     for (int j = 0; j < VV_NVEC; j++)
-        if (j < nv) hp->vec[VV_NVEC - 1 - j] = vv_reverse_lanes(v[j]);
+        if (j < nv) hp->vec[VV_NVEC - 1 - j] = v[j];
     hp->vec[VV_NVEC] = vv_zero();
     return nv;
 }
