@@ -148,6 +148,13 @@ struct vg_impl {
                               const uint8_t *in, uint8_t *out, size_t nblocks);
     size_t (*gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks);
+    /* The same, optional, for a message with a 12-byte nonce: the counter's last 32 bits are then
+       2 + the data blocks before it, public, and the kernel may branch on them (the counter's other
+       bytes are the nonce's: secret as ever). NULL: the mode calls the two above. */
+    size_t (*gcm_seal_blocks_n12)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                                  const uint8_t *in, uint8_t *out, size_t nblocks);
+    size_t (*gcm_open_blocks_n12)(const void *sched, const void *hkey, uint8_t counter[16], uint8_t acc[16],
+                                  const uint8_t *in, uint8_t *out, size_t nblocks);
     /* CCM: mac is the CBC-MAC chain over the plaintext blocks, counter the inc32 CTR counter. */
     size_t (*ccm_seal_blocks)(const void *sched, uint8_t mac[16], uint8_t counter[16],
                               const uint8_t *in, uint8_t *out, size_t nblocks);

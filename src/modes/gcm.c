@@ -66,7 +66,7 @@ struct gcm_state {
                                 the next ones in ks[used..16). 0 = no block open. */
     uint32_t have_ekj0;      /* 0: counter holds J0 and E(J0) is still to be made */
     uint32_t lengths_hashed; /* the last partial block and the length block are already in acc */
-    uint32_t reserved;
+    uint32_t nonce12;        /* the nonce was 12 bytes: the counter's last 32 bits are public */
     uint8_t counter[16];     /* J0, then the counter block of the next keystream block */
     uint8_t ekj0[16];        /* E(J0), once have_ekj0 */
     uint8_t acc[16];         /* the GHASH accumulator Y_i, in GCM's byte order */
@@ -153,6 +153,7 @@ static void gcm_start(struct gcm_state *st, const struct vg_aes_gcm_key_state *k
     st->key = key;
     st->phase = PHASE_AAD;
     if (nonce_len == 12) {
+        st->nonce12 = 1;
         memcpy(st->counter, nonce, 12);
         vg_store32_be(st->counter + 12, 1);
         return;
@@ -344,8 +345,12 @@ static void gcm_data(struct gcm_state *st, const uint8_t *in, uint8_t *out, size
     size_t whole = len / 16;
     if (whole) {
         size_t done = 0;
-        if (decrypt && impl->gcm_open_blocks)
+        if (decrypt && st->nonce12 && impl->gcm_open_blocks_n12)
+            done = impl->gcm_open_blocks_n12(st->key->aes.sched, st->key->hkey, st->counter, st->acc, in, out, whole);
+        else if (decrypt && impl->gcm_open_blocks)
             done = impl->gcm_open_blocks(st->key->aes.sched, st->key->hkey, st->counter, st->acc, in, out, whole);
+        else if (!decrypt && st->nonce12 && impl->gcm_seal_blocks_n12)
+            done = impl->gcm_seal_blocks_n12(st->key->aes.sched, st->key->hkey, st->counter, st->acc, in, out, whole);
         else if (!decrypt && impl->gcm_seal_blocks)
             done = impl->gcm_seal_blocks(st->key->aes.sched, st->key->hkey, st->counter, st->acc, in, out, whole);
         /* whole chunks with a constant step, then the rest: the shape Eva follows exactly */

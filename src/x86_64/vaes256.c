@@ -36,6 +36,8 @@ typedef __m256i vv_t;
 #define vv_unpacklo64(a, b) _mm256_unpacklo_epi64((a), (b))  /* per lane [a.q0, b.q0] */
 #define vv_unpackhi64(a, b) _mm256_unpackhi_epi64((a), (b))  /* per lane [a.q1, b.q1] */
 /* a with lane l (0 or 1, a constant) taken from b */
+/* lane 1 from b (l is 1: the only lane past lane 0), lane 0 from a */
+#define vv_blend_from_lane(a, b, l) ((void)(l), _mm256_blend_epi32((a), (b), 0xf0))
 #define vv_blend_lanes(a, b, l) _mm256_blend_epi32((a), (b), 0x0f << (4 * (l)))
 #define vv_and(a, b) _mm256_and_si256((a), (b))
 #define vv_aesenc(a, k) _mm256_aesenc_epi128((a), (k))
@@ -51,6 +53,9 @@ typedef __m256i vv_t;
 #define vv_swap64(a) _mm256_shuffle_epi32((a), 0x4e)
 #define vv_zext128(x) _mm256_inserti128_si256(_mm256_setzero_si256(), (x), 0)
 #define vv_lane_index_dword3() _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0)
+/* lane j: ((k + j) mod 16) << 24 in dword 3, i.e. (k + j) mod VV_GROUP in byte 15 of the block */
+#define vv_ctr_offsets(k)                                                                             \
+    _mm256_set_epi32((int)((((unsigned)(k) + 1) & 15u) << 24), 0, 0, 0, (int)(((unsigned)(k) & 15u) << 24), 0, 0, 0)
 #define vv_lane_index_dword0() _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)
 #define vv_fold_lanes(v) _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256((v), 1))
 
@@ -103,6 +108,8 @@ const struct vg_impl vg_vaes256_impl = {
     .cbc_mac = vg_aesni_cbc_mac,
     .gcm_seal_blocks = vaes256_gcm_seal_blocks,
     .gcm_open_blocks = vaes256_gcm_open_blocks,
+    .gcm_seal_blocks_n12 = vaes256_gcm_seal_blocks_n12,
+    .gcm_open_blocks_n12 = vaes256_gcm_open_blocks_n12,
     .ccm_seal_blocks = vg_aesni_ccm_seal_blocks,
     .ccm_open_blocks = vg_aesni_ccm_open_blocks,
     .gcm_seal_short = vaes256_gcm_seal_short,

@@ -46,6 +46,8 @@ typedef __m512i vv_t;
 #define vv_unpackhi64(a, b) _mm512_unpackhi_epi64((a), (b))  /* per lane [a.q1, b.q1] */
 /* a with lane l (0..3, a constant) taken from b */
 #define vv_blend_lanes(a, b, l) _mm512_mask_blend_epi64((__mmask8)(3u << (2 * (l))), (a), (b))
+/* lanes l.. (l: 1..3, a constant) from b, the others from a (the mask is an operand, not an immediate) */
+#define vv_blend_from_lane(a, b, l) _mm512_mask_blend_epi64((__mmask8)(0xffu << (2 * (l))), (a), (b))
 #define vv_and(a, b) _mm512_and_si512((a), (b))
 #define vv_aesenc(a, k) _mm512_aesenc_epi128((a), (k))
 #define vv_aesenclast(a, k) _mm512_aesenclast_epi128((a), (k))
@@ -60,6 +62,12 @@ typedef __m512i vv_t;
 #define vv_swap64(a) _mm512_shuffle_epi32((a), (_MM_PERM_ENUM)0x4e)
 #define vv_zext128(x) _mm512_zextsi128_si512(x)
 #define vv_lane_index_dword3() _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0)
+/* lane j: ((k + j) mod 32) << 24 in dword 3, i.e. (k + j) mod VV_GROUP in byte 15 of the block
+   (k a constant: the vector is one) */
+#define vv_ctr_offsets(k)                                                                            \
+    _mm512_set_epi32((int)((((unsigned)(k) + 3) & 31u) << 24), 0, 0, 0, (int)((((unsigned)(k) + 2) & 31u) << 24), \
+                     0, 0, 0, (int)((((unsigned)(k) + 1) & 31u) << 24), 0, 0, 0, (int)(((unsigned)(k) & 31u) << 24), \
+                     0, 0, 0)
 #define vv_lane_index_dword0() _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0)
 
 /* XOR of the four 128-bit lanes */
@@ -111,6 +119,8 @@ const struct vg_impl vg_vaes512_impl = {
     .cbc_mac = vg_aesni_cbc_mac,
     .gcm_seal_blocks = vaes512_gcm_seal_blocks,
     .gcm_open_blocks = vaes512_gcm_open_blocks,
+    .gcm_seal_blocks_n12 = vaes512_gcm_seal_blocks_n12,
+    .gcm_open_blocks_n12 = vaes512_gcm_open_blocks_n12,
     .ccm_seal_blocks = vg_aesni_ccm_seal_blocks,
     .ccm_open_blocks = vg_aesni_ccm_open_blocks,
     .gcm_seal_short = vaes512_gcm_seal_short,

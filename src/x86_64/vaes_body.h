@@ -77,10 +77,17 @@ VV_INLINE vv_t VV_NAME(sched_key)(const struct aesni_sched *s, unsigned r)
 
 /* n (a constant after inlining, 1..VV_NVEC) vectors through the cipher, round loop outermost so the
    n independent vaesenc of a round issue back to back (latency 3-5 cycles, 1-2 per cycle). */
+VV_INLINE void VV_NAME(encrypt_rounds)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n);
 VV_INLINE void VV_NAME(encrypt_n)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
 {
     VV_UNROLL
     for (int i = 0; i < n; i++) b[i] = vv_xor(b[i], rk->k[0]);
+    VV_NAME(encrypt_rounds)(rk, b, n);
+}
+
+/* encrypt_n after round key 0 has been added */
+VV_INLINE void VV_NAME(encrypt_rounds)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
+{
     for (unsigned r = 1; r < rk->rounds; r++) {
         vv_t k = rk->k[r];
         VV_UNROLL
@@ -318,9 +325,11 @@ VV_INLINE void VV_NAME(gf_zero)(struct VV_NAME(gf_sum) *s)
 /* VV_PIN3: aesni.h's pin (AESNI_PIN3) for vectors of any width (zmm16-31 included). Here gcc computed
    all of a 32-block group's 24 products ahead of the AES rounds and spilled them (24 zmm stores and
    loads per group); pinned, each vector's three products are folded in between two AES rounds as the
-   source orders them. Seal only (encrypt_hash_group's pin): vaes512 AES-128-GCM seal 16 KiB +4-6%,
-   AES-256 +4%; open, whose ciphertext is there from the start, gained nothing at 16 KiB and lost ~5%
-   at 1 KiB (docs/speed-x86_64.md). */
+   source orders them. Seal: vaes512 AES-128-GCM seal 16 KiB +4-6%, AES-256 +4%. Open, whose
+   ciphertext is there from the start, gained nothing at 16 KiB and lost ~5% at 1 KiB with the general
+   counters, so it is pinned only with gcm_counters' from_j0 form: there, unpinned, gcc moved the
+   products ahead and spilled them again (16 KiB 15% slower), pinned it runs 3-6% faster than before
+   (docs/speed-x86_64.md). */
 #ifdef VG_X86_NO_PIN
 #define VV_PIN3(a, b, c) ((void)0)
 #else
@@ -624,13 +633,15 @@ VV_TARGET static void VV_NAME(gcm_key_setup)(void *sched, void *hkey, const uint
  */
 VV_INLINE __m128i VV_NAME(encrypt_hash_group)(const struct VV_NAME(round_keys) *rk,
                                               const struct VV_NAME(group_powers) *gp, vv_t *b, __m128i acc,
-                                              const uint8_t *hash_in, int pin, int reverse)
+                                              const uint8_t *hash_in, int pin, int reverse, int whitened)
 {
     const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
     struct VV_NAME(gf_sum) s;
     VV_NAME(gf_zero)(&s);
-    VV_UNROLL
-    for (int i = 0; i < VV_NVEC; i++) b[i] = vv_xor(b[i], rk->k[0]);
+    if (!whitened) {
+        VV_UNROLL
+        for (int i = 0; i < VV_NVEC; i++) b[i] = vv_xor(b[i], rk->k[0]);
+    }
     /* rounds 1..NVEC (every key size has at least 10, and VV_NVEC <= 8) carry the multiplies; each
        vector to hash is loaded where it is used, so only one is live at a time */
     VV_UNROLL
@@ -656,15 +667,61 @@ VV_INLINE __m128i VV_NAME(encrypt_hash_group)(const struct VV_NAME(round_keys) *
     return acc;
 }
 
-VV_INLINE void VV_NAME(gcm_counters)(vv_t *b, vv_t *base, vv_t shuf, vv_t step, vv_t group)
+/*
+ * The counter blocks of successive groups. In general (from_j0 = 0) vector i of a group is the
+ * vpshufb of base + i * LANES (base: arithmetic form, lane j = counter + j), whitened later with
+ * round key 0.
+ *
+ * from_j0: the first block is data block 0 of a 12-byte nonce, whose counter word is 2 (J0 ends in
+ * 0^31 || 1). Then group g's blocks have counter words V_g + m, V_g = GROUP * g, m = 2 .. GROUP + 1:
+ * V_g + m = V_g ^ m for m < GROUP (V_g has its low log2(GROUP) bits clear, so nothing carries), and
+ * = V_(g+1) ^ (m - GROUP) for the last one or two blocks. The word's low byte is byte 15 of the block,
+ * so in block form X_g = bytes(V_g) ^ round key 0 is made once per group (one add, one vpshufb, one
+ * XOR), and each vector is X_g (lanes past the group: X_(g+1)) XORed with a constant holding m in
+ * byte 15: the per-vector add and vpshufb and the whitening XOR become one XOR. Exact for every g,
+ * the 32-bit wrap included (V_g comes from the arithmetic form), and branch-free: only the constant
+ * 2 and public group counts decide anything.
+ */
+struct VV_NAME(ctr_gen) {
+    vv_t base, shuf, step, group;
+    vv_t k0, xnext; /* from_j0 only */
+};
+
+VV_INLINE void VV_NAME(ctr_gen_init)(struct VV_NAME(ctr_gen) *g, __m128i c, vv_t k0, int from_j0)
 {
-    vv_t c = *base;
+    g->shuf = vv_bcast128(aesni_swap_last_word_mask());
+    g->group = VV_NAME(ctr_step)(VV_GROUP, 1);
+    if (!from_j0) {
+        g->base = VV_NAME(ctr_base)(c, 1);
+        g->step = VV_NAME(ctr_step)(VV_LANES, 1);
+        return;
+    }
+    g->k0 = k0;
+    g->base = vv_bcast128(_mm_sub_epi32(c, _mm_set_epi32(2, 0, 0, 0))); /* V_0, every lane */
+    g->xnext = vv_xor(vv_shuffle8(g->base, g->shuf), k0);
+}
+
+VV_INLINE void VV_NAME(gcm_counters)(struct VV_NAME(ctr_gen) *g, vv_t *b, int from_j0)
+{
+    if (!from_j0) {
+        vv_t c = g->base;
+        VV_UNROLL
+        for (int i = 0; i < VV_NVEC; i++) {
+            b[i] = vv_shuffle8(c, g->shuf);
+            c = vv_add32(c, g->step);
+        }
+        g->base = vv_add32(g->base, g->group);
+        return;
+    }
+    vv_t x = g->xnext;
+    g->base = vv_add32(g->base, g->group);
+    g->xnext = vv_xor(vv_shuffle8(g->base, g->shuf), g->k0);
     VV_UNROLL
     for (int i = 0; i < VV_NVEC; i++) {
-        b[i] = vv_shuffle8(c, shuf);
-        c = vv_add32(c, step);
+        const int cross = VV_GROUP - 2 - VV_LANES * i; /* the first lane of vector i past the group */
+        vv_t t = cross <= 0 ? g->xnext : cross < VV_LANES ? vv_blend_from_lane(x, g->xnext, cross) : x;
+        b[i] = vv_xor(t, vv_ctr_offsets(2 + VV_LANES * i)); /* m mod GROUP in byte 15 of each lane */
     }
-    *base = vv_add32(*base, group);
 }
 
 VV_INLINE void VV_NAME(xor_store_group)(const vv_t *b, const uint8_t *in, uint8_t *out)
@@ -676,7 +733,7 @@ VV_INLINE void VV_NAME(xor_store_group)(const vv_t *b, const uint8_t *in, uint8_
 
 VV_INLINE size_t VV_NAME(gcm_blocks)(const void *sched, const void *hkey, uint8_t counter[16],
                                      uint8_t acc[16], const uint8_t *in, uint8_t *out, size_t nblocks,
-                                     int decrypt)
+                                     int decrypt, int from_j0)
 {
     size_t n = nblocks - nblocks % VV_GROUP;
     if (n == 0) return 0;
@@ -686,27 +743,27 @@ VV_INLINE size_t VV_NAME(gcm_blocks)(const void *sched, const void *hkey, uint8_
     VV_NAME(load_keys)(&rk, sched, 0);
     VV_NAME(load_group_powers)(&gp, hk);
     const __m128i shuf128 = aesni_swap_last_word_mask(), bswap128 = aesni_byte_reverse_mask();
-    const vv_t shuf = vv_bcast128(shuf128);
-    const vv_t step = VV_NAME(ctr_step)(VV_LANES, 1), group = VV_NAME(ctr_step)(VV_GROUP, 1);
     __m128i c = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)counter), shuf128);
-    vv_t base = VV_NAME(ctr_base)(c, 1);
+    struct VV_NAME(ctr_gen) g;
+    VV_NAME(ctr_gen_init)(&g, c, rk.k[0], from_j0);
     __m128i a = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)acc), bswap128);
     vv_t b[VV_NVEC];
 
     if (decrypt) {
         for (size_t done = 0; done < n; done += VV_GROUP) {
-            VV_NAME(gcm_counters)(b, &base, shuf, step, group);
-            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, in + 16 * done, 0, 1);
+            VV_NAME(gcm_counters)(&g, b, from_j0);
+            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, in + 16 * done, from_j0, 1, from_j0);
             VV_NAME(xor_store_group)(b, in + 16 * done, out + 16 * done);
         }
     } else {
         /* group 0: nothing to hash yet */
-        VV_NAME(gcm_counters)(b, &base, shuf, step, group);
-        VV_NAME(encrypt_n)(&rk, b, VV_NVEC);
+        VV_NAME(gcm_counters)(&g, b, from_j0);
+        if (from_j0) VV_NAME(encrypt_rounds)(&rk, b, VV_NVEC);
+        else VV_NAME(encrypt_n)(&rk, b, VV_NVEC);
         VV_NAME(xor_store_group)(b, in, out);
         for (size_t done = VV_GROUP; done < n; done += VV_GROUP) {
-            VV_NAME(gcm_counters)(b, &base, shuf, step, group);
-            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, out + 16 * (done - VV_GROUP), 1, 1);
+            VV_NAME(gcm_counters)(&g, b, from_j0);
+            a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, out + 16 * (done - VV_GROUP), 1, 1, from_j0);
             VV_NAME(xor_store_group)(b, in + 16 * done, out + 16 * done);
         }
         a = VV_NAME(gf_hash_group)(&gp, a, out + 16 * (n - VV_GROUP), 1);
@@ -722,14 +779,41 @@ VV_TARGET static size_t VV_NAME(gcm_seal_blocks)(const void *sched, const void *
                                                  uint8_t acc[16], const uint8_t *in, uint8_t *out,
                                                  size_t nblocks)
 {
-    return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, 0);
+    return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, 0, 0);
 }
 
 VV_TARGET static size_t VV_NAME(gcm_open_blocks)(const void *sched, const void *hkey, uint8_t counter[16],
                                                  uint8_t acc[16], const uint8_t *in, uint8_t *out,
                                                  size_t nblocks)
 {
-    return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, 1);
+    return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, 1, 0);
+}
+
+/* A 12-byte nonce's counter (internal.h): its word is public, and when it is 2 + a multiple of GROUP
+   (a stream's first data, or data after whole groups) the groups take gcm_counters' from_j0 form. */
+VV_INLINE size_t VV_NAME(gcm_blocks_n12)(const void *sched, const void *hkey, uint8_t counter[16],
+                                         uint8_t acc[16], const uint8_t *in, uint8_t *out, size_t nblocks,
+                                         int decrypt)
+{
+    uint32_t word = (uint32_t)counter[12] << 24 | (uint32_t)counter[13] << 16 | (uint32_t)counter[14] << 8 |
+                    counter[15];
+    if ((word - 2) % VV_GROUP == 0)
+        return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, decrypt, 1);
+    return VV_NAME(gcm_blocks)(sched, hkey, counter, acc, in, out, nblocks, decrypt, 0);
+}
+
+VV_TARGET static size_t VV_NAME(gcm_seal_blocks_n12)(const void *sched, const void *hkey, uint8_t counter[16],
+                                                     uint8_t acc[16], const uint8_t *in, uint8_t *out,
+                                                     size_t nblocks)
+{
+    return VV_NAME(gcm_blocks_n12)(sched, hkey, counter, acc, in, out, nblocks, 0);
+}
+
+VV_TARGET static size_t VV_NAME(gcm_open_blocks_n12)(const void *sched, const void *hkey, uint8_t counter[16],
+                                                     uint8_t acc[16], const uint8_t *in, uint8_t *out,
+                                                     size_t nblocks)
+{
+    return VV_NAME(gcm_blocks_n12)(sched, hkey, counter, acc, in, out, nblocks, 1);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -880,7 +964,7 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
             uint8_t ctr_bytes[16], acc_bytes[16];
             _mm_storeu_si128((__m128i *)(void *)ctr_bytes, _mm_shuffle_epi8(c, shuf128));
             _mm_storeu_si128((__m128i *)(void *)acc_bytes, _mm_shuffle_epi8(acc, bswap128));
-            VV_NAME(gcm_blocks)(sched, hkey, ctr_bytes, acc_bytes, in, out, bulk, decrypt);
+            VV_NAME(gcm_blocks)(sched, hkey, ctr_bytes, acc_bytes, in, out, bulk, decrypt, 1);
             acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)acc_bytes), bswap128);
             c = _mm_add_epi32(c, _mm_set_epi32((int)(uint32_t)bulk, 0, 0, 0));
             done = 16 * bulk;

@@ -231,7 +231,7 @@ VV_INLINE __m128i VV_NAME(siv_polyval)(const struct VV_NAME(siv_pow) *hk, const 
             if (p == 0)
                 VV_NAME(encrypt_n)(rk, b, VV_NVEC);
             else
-                acc = VV_NAME(encrypt_hash_group)(rk, &gp, b, acc, d + 16 * VV_GROUP * (p - 1), 1, 0);
+                acc = VV_NAME(encrypt_hash_group)(rk, &gp, b, acc, d + 16 * VV_GROUP * (p - 1), 1, 0, 0);
             VV_NAME(xor_store_group)(b, in + 16 * VV_GROUP * p, out + 16 * VV_GROUP * p);
         }
         acc = VV_NAME(gf_hash_group)(&gp, acc, d + 16 * VV_GROUP * (whole - 1), 0);
