@@ -36,9 +36,10 @@ typedef __m256i vv_t;
 #define vv_unpacklo64(a, b) _mm256_unpacklo_epi64((a), (b))  /* per lane [a.q0, b.q0] */
 #define vv_unpackhi64(a, b) _mm256_unpackhi_epi64((a), (b))  /* per lane [a.q1, b.q1] */
 /* a with lane l (0 or 1, a constant) taken from b */
-/* lane 1 from b (l is 1: the only lane past lane 0), lane 0 from a */
-#define vv_blend_from_lane(a, b, l) ((void)(l), _mm256_blend_epi32((a), (b), 0xf0))
 #define vv_blend_lanes(a, b, l) _mm256_blend_epi32((a), (b), 0x0f << (4 * (l)))
+/* lanes l.. from b, the others from a: l is 1 here (the only lane past lane 0), and the immediate a
+   literal, as clang requires */
+#define vv_blend_from_lane(a, b, l) ((void)(l), _mm256_blend_epi32((a), (b), 0xf0))
 #define vv_and(a, b) _mm256_and_si256((a), (b))
 #define vv_aesenc(a, k) _mm256_aesenc_epi128((a), (k))
 #define vv_aesenclast(a, k) _mm256_aesenclast_epi128((a), (k))

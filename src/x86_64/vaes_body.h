@@ -75,17 +75,9 @@ VV_INLINE vv_t VV_NAME(sched_key)(const struct aesni_sched *s, unsigned r)
     return vv_bcast128(_mm_loadu_si128((const __m128i *)s->enc[r]));
 }
 
-/* n (a constant after inlining, 1..VV_NVEC) vectors through the cipher, round loop outermost so the
-   n independent vaesenc of a round issue back to back (latency 3-5 cycles, 1-2 per cycle). */
-VV_INLINE void VV_NAME(encrypt_rounds)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n);
-VV_INLINE void VV_NAME(encrypt_n)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
-{
-    VV_UNROLL
-    for (int i = 0; i < n; i++) b[i] = vv_xor(b[i], rk->k[0]);
-    VV_NAME(encrypt_rounds)(rk, b, n);
-}
-
-/* encrypt_n after round key 0 has been added */
+/* n (a constant after inlining, 1..VV_NVEC) vectors through rounds 1.. of the cipher (round key 0
+   already added), round loop outermost so the n independent vaesenc of a round issue back to back
+   (latency 3-5 cycles, 1-2 per cycle). */
 VV_INLINE void VV_NAME(encrypt_rounds)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
 {
     for (unsigned r = 1; r < rk->rounds; r++) {
@@ -95,6 +87,14 @@ VV_INLINE void VV_NAME(encrypt_rounds)(const struct VV_NAME(round_keys) *rk, vv_
     }
     VV_UNROLL
     for (int i = 0; i < n; i++) b[i] = vv_aesenclast(b[i], rk->k[rk->rounds]);
+}
+
+/* The same from the start: round key 0, then encrypt_rounds. */
+VV_INLINE void VV_NAME(encrypt_n)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
+{
+    VV_UNROLL
+    for (int i = 0; i < n; i++) b[i] = vv_xor(b[i], rk->k[0]);
+    VV_NAME(encrypt_rounds)(rk, b, n);
 }
 
 VV_INLINE void VV_NAME(decrypt_n)(const struct VV_NAME(round_keys) *rk, vv_t *b, int n)
