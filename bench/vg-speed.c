@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "speed.h"
+#include "timing.h"
 #include "vg.h"
 
 #ifndef VG_SPEED_VERSION
@@ -619,15 +620,8 @@ static void print_header(void)
 /* ---------------------------------------------------------------------------------------------- */
 /* Timing                                                                                          */
 
-static double seconds(clockid_t clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The clock the measurements use. */
-static double now(void) { return seconds(opt.cpu_time ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC); }
+static double now(void) { return bench_seconds(opt.cpu_time ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC); }
 
 struct participant {
     const struct speed_peer *peer;
@@ -678,18 +672,12 @@ static void calibrate(const struct speed_row *row, struct participant *p)
     p->iterations = scaled < 1 ? 1 : (uint64_t)scaled;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* The median of v's n values, v left as it is. */
 static double median(const double *v, int n)
 {
     double s[MAX_ROUNDS];
     memcpy(s, v, (size_t)n * sizeof *v);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    return bench_median(s, n);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1413,7 +1401,7 @@ int main(int argc, char **argv)
         print_limit();
     }
 
-    double start = seconds(CLOCK_MONOTONIC); /* wall time of the whole run, whatever --cpu-time says */
+    double start = bench_seconds(CLOCK_MONOTONIC); /* wall time of the whole run, whatever --cpu-time says */
     int skipped_unaligned = 0;
     for (size_t r = 0; r < NROWS; r++) {
         const struct speed_row *row = &rows[r];
@@ -1430,7 +1418,7 @@ int main(int argc, char **argv)
             run_cell(row, sizes[i]);
         }
     }
-    double took = seconds(CLOCK_MONOTONIC) - start;
+    double took = bench_seconds(CLOCK_MONOTONIC) - start;
 
     const char *notes[4];
     size_t nnotes = 0;

@@ -12,11 +12,12 @@
  * past a 64-byte boundary.
  * Prints one line: old and new GB/s and new/old (above 1: the new build is faster).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "timing.h"
 #include "vg.h"
 
 #define OLD(f) old_##f
@@ -81,18 +82,7 @@ static int one(const struct build *b, vg_aes_gcm_key *k, enum kind kind, const u
     return rc;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 int main(int argc, char **argv)
 {
@@ -150,9 +140,7 @@ int main(int argc, char **argv)
             if (one(&builds[w], &keys[w], kind, pt, ct[0], want_tag, out, t, len) != VG_OK) abort();
         times[w][r / 2] = (now() - t0) / reps;
     }
-    qsort(times[0], (size_t)rounds, sizeof(double), cmp);
-    qsort(times[1], (size_t)rounds, sizeof(double), cmp);
-    double o = times[0][rounds / 2], n = times[1][rounds / 2];
+    double o = bench_median(times[0], rounds), n = bench_median(times[1], rounds);
     printf("AES-%zu-GCM %-7s %7zu B%s: old %7.3f GB/s  new %7.3f GB/s  new/old %.3f\n", key_len * 8, names[kind], len,
            aad_len ? " + 13 B AAD" : "", (double)len / o / 1e9, (double)len / n / 1e9, o / n);
     return 0;

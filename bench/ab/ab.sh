@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nm -g --defined-only "$old/libvg.a" | awk 'NF == 3 { print $3 " old_" $3 }' | sort -u >"$tmp/syms"
 objcopy --redefine-syms="$tmp/syms" "$old/libvg.a" "$tmp/libold.a"
-${CC:-cc} -O2 -I"$here/../../include" "$here/ab.c" "$new/libvg.a" "$tmp/libold.a" -o "$tmp/ab"
+${CC:-cc} -O2 -I"$here/../../include" -I"$here/.." "$here/ab.c" "$new/libvg.a" "$tmp/libold.a" -o "$tmp/ab"
 for c in "seal 16384 16" "open 16384 16" "seal 16384 32" "open 16384 32" "seal 1024 16" "open 1024 16" \
     "seal 64 16" "open 64 16" "sstream 16384 16" "ostream 16384 16"; do
     # shellcheck disable=SC2086

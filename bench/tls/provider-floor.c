@@ -9,14 +9,15 @@
  *   one-shot seal; one-shot seal with 13 B of AAD; key set-up + stream (init, AAD, data, finish);
  *   the stream without the key set-up.
  *
- *   cc -O2 -Iinclude bench/tls/provider-floor.c build/libvg.a -o provider-floor && ./provider-floor [N]
+ *   cc -O2 -Iinclude -Ibench bench/tls/provider-floor.c build/libvg.a -o provider-floor && ./provider-floor [N]
  * (VG_IMPL picks the implementation.)
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "timing.h"
 #include "vg.h"
 
 static vg_aes_gcm_key key_state;
@@ -38,18 +39,7 @@ static int one(int mode)
     return rc;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 int main(int argc, char **argv)
 {
@@ -73,8 +63,7 @@ int main(int argc, char **argv)
     printf("AES-128-GCM, %zu bytes, %s\n", len, vg_impl_name());
     double base = 0;
     for (int m = 0; m < MODES; m++) {
-        qsort(t[m], ROUNDS, sizeof(double), cmp);
-        double med = t[m][ROUNDS / 2];
+        double med = bench_median(t[m], ROUNDS);
         if (m == 0) base = med;
         printf("%-52s %8.1f ns  %6.2f GB/s  %5.1f%% of the one-shot seal\n", names[m], med * 1e9,
                (double)len / med / 1e9, 100 * base / med);
