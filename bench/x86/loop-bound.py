@@ -3,20 +3,26 @@
 """loop-bound.py — how fast could a kernel's main loop run with the instructions it has?
 
 Takes the main loop of a function in the library's x86-64 objects (of the loops that end in a
-backward jump, the one with the most vaesenc and vpclmulqdq on its path), follows the path one key
-size takes through it (the `cmp $rounds` tests the kernels make per key size), and rewrites that path with every data dependency removed: the
-same instructions, in the same order, each writing the next of 24 rotating registers and reading
-registers written 12 instructions earlier, memory operands turned into loads from (and stores to) a
-small buffer in L1. Run back to back, that loop shows the machine's throughput for this instruction
-mix: what the vector pipes (AES on two, the carry-less multiplier on one, everything else spread over
-four) allow, whatever the schedule. The real kernel has its dependencies besides, and the call its
-set-up and tail, so it runs slower (86-95% of that rate on the development machine).
+backward jump, the one with the most vaesenc and vpclmulqdq on its path; where the function has a
+loop per key size, the one whose vaesenc count per vaesenclast is this key size's), follows the path
+one key size takes through it (the `cmp $rounds` tests a kernel makes when one loop serves every key
+size), and rewrites that path with every data dependency removed: the same instructions, in the same
+order, each writing the next of 24 rotating registers and reading only two constant ones, memory
+operands turned into loads from (and stores to) a small buffer in L1. Run back to back, that loop
+shows the machine's throughput for this instruction mix in this order: what the vector pipes (AES on
+two, the carry-less multiplier on one, everything else spread over four) and the core's window allow.
+The real kernel has its dependencies besides, and the call its set-up and tail, so it runs slower.
+(Until 2026-12-04 each instruction read a register written 12 instructions earlier: chains through
+every twelfth instruction that held that loop 5-10% below the true figure.)
+
+--spread moves the carry-less multiplies to even intervals over the trip before timing: the same
+instructions in another order, which shows how much the order costs (docs/speed-x86_64.md).
 
 It then times, in the same process and alternating (thread CPU time, median of the rounds), the
 dependency-free loop and the real one-shot call (vg_aes_gcm_seal / open of --size bytes on --impl), and
 prints both as GB/s of message and their ratio.
 
-    bench/x86/loop-bound.py BUILD_DIR [--func vaes512_gcm_seal_short] [--key-bits 128] [--size 16384]
+    bench/x86/loop-bound.py BUILD_DIR [--func vaes512_gcm_seal_piped] [--key-bits 128] [--size 16384] [--spread]
 
 BUILD_DIR is a Release build of the library (libvg.a and the object files; `make speed` makes one in
 build/). Needs gcc, objdump, an AVX-512 + VAES + VPCLMULQDQ CPU; the kernel must be VEX/EVEX code (vaes512,
@@ -33,7 +39,7 @@ import tempfile
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 ap.add_argument("build")
-ap.add_argument("--func", default="vaes512_gcm_seal_short")
+ap.add_argument("--func", default="vaes512_gcm_seal_piped")
 ap.add_argument("--key-bits", type=int, default=128, choices=(128, 192, 256))
 ap.add_argument("--size", type=int, default=16384)
 ap.add_argument("--impl", default="vaes512")
@@ -41,6 +47,8 @@ ap.add_argument("--rounds", type=int, default=15, choices=range(1, 65), metavar=
 ap.add_argument("--bytes-per-trip", type=int, help="message bytes one trip of the loop handles "
                 "(default: the implementation's group, 512 vaes512, 256 vaes256)")
 ap.add_argument("--show", action="store_true", help="print the path's instructions")
+ap.add_argument("--spread", action="store_true", help="time the path with its carry-less multiplies "
+                "moved to even intervals")
 args = ap.parse_args()
 rounds = {128: 10, 192: 12, 256: 14}[args.key_bits]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -102,13 +110,20 @@ def trip(head, tail):
 
 
 # the main loop: of the loops (backward jumps) whose trip stays inside them, the one with the most
-# vaesenc and vpclmulqdq on its path
+# vaesenc and vpclmulqdq on its path; a loop made for another key size (rounds - 1 vaesenc per
+# vaesenclast for an nr-round key) is passed over
+def key_size_fits(t):
+    last = sum(1 for m, _ in t if m == "vaesenclast")
+    full = sum(1 for m, _ in t if m == "vaesenc")
+    return last == 0 or full == (rounds - 1) * last
+
+
 best = None
 for a in order:
     mn, ops = insns[a]
     if mn.startswith("j") and re.fullmatch(r"[0-9a-f]+", ops) and int(ops, 16) < a:
         t = trip(int(ops, 16), a)
-        if t is None:
+        if t is None or not key_size_fits(t):
             continue
         n = sum(1 for m, _ in t if m.lstrip("v").startswith(("aesenc", "pclmul")))
         if best is None or n > best[0]:
@@ -145,7 +160,7 @@ asm, p = [], 0
 for mn, ops in path:
     mn = evex.get(mn, mn)
     parts = split_ops(ops)
-    d, s = p % 24, (p + 12) % 24  # destinations rotate over zmm0-23; zmm24 is the constant operand
+    d, s = p % 24, 25  # destinations rotate over zmm0-23; zmm25 and zmm24 are the constant operands
     p += 1
     new, used_src = [], False
     for i, o in enumerate(parts):
@@ -166,12 +181,25 @@ for mn, ops in path:
             new.append(o)
     asm.append(f"  {mn} {','.join(new)}")
 
+if args.spread:
+    # the multiplies at even intervals among the other instructions, their own order kept
+    mul = [x for x in asm if "clmul" in x]
+    rest = [x for x in asm if "clmul" not in x]
+    asm, k = [], 0
+    for i, x in enumerate(rest):
+        while k < len(mul) and (k + 0.5) * len(rest) / len(mul) <= i + 1:
+            asm.append(mul[k])
+            k += 1
+        asm.append(x)
+    asm += mul[k:]
+
 per_trip = args.bytes_per_trip or {"vaes512": 512, "vaes256": 256}.get(unit, 0)
 if per_trip <= 0:
     sys.exit("loop-bound: give --bytes-per-trip")
 counts = collections.Counter(mn for mn, _ in path)
 print(f"{args.func}, AES-{args.key_bits} path of its main loop ({head:#x}..{tail:#x}): "
-      f"{len(path)} vector instructions per trip of {per_trip} message bytes")
+      f"{len(path)} vector instructions per trip of {per_trip} message bytes"
+      + (", multiplies spread evenly" if args.spread else ""))
 print("  " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
 if args.show:
     print("\n".join(f"    {mn} {ops}" for mn, ops in path))
