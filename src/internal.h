@@ -179,6 +179,15 @@ struct vg_impl {
     void (*gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
     size_t gcm_short_max, gcm_short_max_aad;
+    /* Optional: the same kernels' form for long messages, called in their place from gcm_long_min
+       bytes of data on (the same contract; the mode checks the same limits). vaes512/vaes256 switch
+       there to a bulk loop whose fixed cost only a long message repays; choosing inside one kernel
+       would cost every short call a tail jump. */
+    void (*gcm_seal_long)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                          size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
+    void (*gcm_open_long)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                          size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
+    size_t gcm_long_min;
 
     /* Optional whole-message AES-GCM-SIV (RFC 8452) for len <= gcm_siv_short_max and aad_len <=
        gcm_siv_short_max_aad (public; the mode checks them and every argument). sched is the master

@@ -30,7 +30,9 @@
  *   with such a fused kernel a message of 16 blocks or more skips the buffer altogether: E(J0) is
  *   made alone and every whole block goes to the kernel.
  *   A hardware impl may do better still: its gcm_seal_short / gcm_open_short take a whole short
- *   one-shot message with a 12-byte nonce in one call (short_path), and none of the above runs.
+ *   one-shot message with a 12-byte nonce in one call (short_path), and none of the above runs; from
+ *   gcm_long_min bytes of data its gcm_seal_long / gcm_open_long, where it has them, take the call
+ *   instead (seal_kernel, open_kernel).
  *
  * Opening: GHASH reads the ciphertext before ctr32 overwrites it, chunk by chunk, so in == out is
  * safe; the tag is compared with vg_ct_differ after all the data is decrypted, and vg_open_finish
@@ -467,6 +469,19 @@ static int short_path(const struct vg_impl *impl, size_t nonce_len, const uint8_
            aad_len <= impl->gcm_short_max_aad && !vg_overlap(out, len, aad, aad_len);
 }
 
+/* The whole-message kernel for a call short_path accepted: the impl's long form from gcm_long_min
+   bytes of data on, where it has one (internal.h). */
+typedef void gcm_kernel(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                        size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
+static gcm_kernel *seal_kernel(const struct vg_impl *impl, size_t len)
+{
+    return len >= impl->gcm_long_min && impl->gcm_seal_long ? impl->gcm_seal_long : impl->gcm_seal_short;
+}
+static gcm_kernel *open_kernel(const struct vg_impl *impl, size_t len)
+{
+    return len >= impl->gcm_long_min && impl->gcm_open_long ? impl->gcm_open_long : impl->gcm_open_short;
+}
+
 static int gcm_seal_checked(const struct vg_aes_gcm_key_state *key, const uint8_t *nonce, size_t nonce_len,
                             const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                             uint8_t *out, uint8_t *tag, size_t tag_len);
@@ -508,7 +523,7 @@ static int gcm_seal_checked(const struct vg_aes_gcm_key_state *key, const uint8_
 {
     const struct vg_impl *impl = key->aes.impl;
     if (tag_len == 16 && short_path(impl, nonce_len, aad, aad_len, out, len)) {
-        impl->gcm_seal_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, tag);
+        seal_kernel(impl, len)(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, tag);
         return VG_OK;
     }
     return gcm_seal_general(key, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
@@ -522,7 +537,7 @@ static __attribute__((noinline)) int gcm_seal_general(const struct vg_aes_gcm_ke
     uint8_t full[16];
     const struct vg_impl *impl = key->aes.impl;
     if (short_path(impl, nonce_len, aad, aad_len, out, len)) { /* a shorter tag: through full */
-        impl->gcm_seal_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
+        seal_kernel(impl, len)(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
         memcpy(tag, full, tag_len);
         vg_wipe16(full);
         return VG_OK;
@@ -586,7 +601,7 @@ static int gcm_open_checked(const struct vg_aes_gcm_key_state *key, const uint8_
     if (tag_len == 16 && short_path(impl, nonce_len, aad, aad_len, out, len)) {
         uint8_t full[16], expected[16];
         memcpy(expected, tag, 16);
-        impl->gcm_open_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
+        open_kernel(impl, len)(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
         int differ = vg_ct_differ16(full, expected);
         vg_wipe16(full);
         vg_wipe16(expected);
@@ -604,7 +619,7 @@ static __attribute__((noinline)) int gcm_open_general(const struct vg_aes_gcm_ke
     memcpy(expected, tag, tag_len);
     const struct vg_impl *impl = key->aes.impl;
     if (short_path(impl, nonce_len, aad, aad_len, out, len)) { /* a shorter tag */
-        impl->gcm_open_short(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
+        open_kernel(impl, len)(key->aes.sched, key->hkey, nonce, aad, aad_len, in, out, len, full);
         int differ = vg_ct_differ(full, expected, tag_len);
         vg_wipe16(full);
         vg_wipe16(expected);

@@ -1144,40 +1144,50 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(e, _mm_shuffle_epi8(hash, bswap128)));
 }
 
-/* Long messages take their whole groups through the pipelined loop (gcm_piped), the others group by
-   group, and the two are separate functions that the entry points reach by a tail jump: inlined into
-   one function, the pipelined loop made gcc allocate the short path's registers worse (a 1 KiB open
-   ran 30 more instructions, spills among them, with its own code unchanged). */
-#define VV_GCM_KERNEL(name, decrypt, piped)                                                                 \
-    __attribute__((noinline)) VV_TARGET static void VV_NAME(name)(const void *sched, const void *hkey,      \
-                                                                  const uint8_t nonce[12], const uint8_t *aad, \
-                                                                  size_t aad_len, const uint8_t *in,          \
-                                                                  uint8_t *out, size_t len, uint8_t tag[16])  \
-    {                                                                                                       \
-        VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, (decrypt), (piped));        \
-    }
-VV_GCM_KERNEL(gcm_seal_grouped, 0, 0)
-VV_GCM_KERNEL(gcm_open_grouped, 1, 0)
-VV_GCM_KERNEL(gcm_seal_piped, 0, 1)
-VV_GCM_KERNEL(gcm_open_piped, 1, 1)
-#undef VV_GCM_KERNEL
-
-VV_TARGET static void VV_NAME(gcm_seal_short)(const void *sched, const void *hkey, const uint8_t nonce[12],
-                                              const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                              uint8_t *out, size_t len, uint8_t tag[16])
+/* The gcm_*_short slots group by group; the gcm_*_long slots (internal.h: from gcm_long_min = 4 KiB of
+   data, where gcm_piped says yes to the seal) through the pipelined loop. Kept as separate functions:
+   inlined into one, the pipelined loop made gcc allocate the short path's registers worse (a 1 KiB open
+   ran 30 more instructions, spills among them, with its own code unchanged). noinline: so that
+   gcm_open_long calls them rather than growing into such a function itself. */
+__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_seal_short)(const void *sched, const void *hkey,
+                                                                        const uint8_t nonce[12], const uint8_t *aad,
+                                                                        size_t aad_len, const uint8_t *in,
+                                                                        uint8_t *out, size_t len, uint8_t tag[16])
 {
-    if (VV_NAME(gcm_piped)(sched, len / 16, 0))
-        VV_NAME(gcm_seal_piped)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
-    else
-        VV_NAME(gcm_seal_grouped)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 0, 0);
 }
 
-VV_TARGET static void VV_NAME(gcm_open_short)(const void *sched, const void *hkey, const uint8_t nonce[12],
-                                              const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                              uint8_t *out, size_t len, uint8_t tag[16])
+__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_open_short)(const void *sched, const void *hkey,
+                                                                        const uint8_t nonce[12], const uint8_t *aad,
+                                                                        size_t aad_len, const uint8_t *in,
+                                                                        uint8_t *out, size_t len, uint8_t tag[16])
+{
+    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 1, 0);
+}
+
+__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_seal_long)(const void *sched, const void *hkey,
+                                                                       const uint8_t nonce[12], const uint8_t *aad,
+                                                                       size_t aad_len, const uint8_t *in,
+                                                                       uint8_t *out, size_t len, uint8_t tag[16])
+{
+    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 0, 1);
+}
+
+__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_open_piped)(const void *sched, const void *hkey,
+                                                                        const uint8_t nonce[12], const uint8_t *aad,
+                                                                        size_t aad_len, const uint8_t *in,
+                                                                        uint8_t *out, size_t len, uint8_t tag[16])
+{
+    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 1, 1);
+}
+
+/* An AES-128 open stays group by group at every length (gcm_piped). */
+VV_TARGET static void VV_NAME(gcm_open_long)(const void *sched, const void *hkey, const uint8_t nonce[12],
+                                             const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                             uint8_t *out, size_t len, uint8_t tag[16])
 {
     if (VV_NAME(gcm_piped)(sched, len / 16, 1))
         VV_NAME(gcm_open_piped)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
     else
-        VV_NAME(gcm_open_grouped)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+        VV_NAME(gcm_open_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
 }
