@@ -1149,37 +1149,19 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
    inlined into one, the pipelined loop made gcc allocate the short path's registers worse (a 1 KiB open
    ran 30 more instructions, spills among them, with its own code unchanged). noinline: so that
    gcm_open_long calls them rather than growing into such a function itself. */
-__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_seal_short)(const void *sched, const void *hkey,
-                                                                        const uint8_t nonce[12], const uint8_t *aad,
-                                                                        size_t aad_len, const uint8_t *in,
-                                                                        uint8_t *out, size_t len, uint8_t tag[16])
-{
-    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 0, 0);
-}
-
-__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_open_short)(const void *sched, const void *hkey,
-                                                                        const uint8_t nonce[12], const uint8_t *aad,
-                                                                        size_t aad_len, const uint8_t *in,
-                                                                        uint8_t *out, size_t len, uint8_t tag[16])
-{
-    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 1, 0);
-}
-
-__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_seal_long)(const void *sched, const void *hkey,
-                                                                       const uint8_t nonce[12], const uint8_t *aad,
-                                                                       size_t aad_len, const uint8_t *in,
-                                                                       uint8_t *out, size_t len, uint8_t tag[16])
-{
-    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 0, 1);
-}
-
-__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_open_piped)(const void *sched, const void *hkey,
-                                                                        const uint8_t nonce[12], const uint8_t *aad,
-                                                                        size_t aad_len, const uint8_t *in,
-                                                                        uint8_t *out, size_t len, uint8_t tag[16])
-{
-    VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, 1, 1);
-}
+#define VV_GCM_KERNEL(name, decrypt, piped)                                                                 \
+    __attribute__((noinline)) VV_TARGET static void VV_NAME(name)(const void *sched, const void *hkey,      \
+                                                                  const uint8_t nonce[12], const uint8_t *aad, \
+                                                                  size_t aad_len, const uint8_t *in,          \
+                                                                  uint8_t *out, size_t len, uint8_t tag[16])  \
+    {                                                                                                       \
+        VV_NAME(gcm_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag, (decrypt), (piped));        \
+    }
+VV_GCM_KERNEL(gcm_seal_short, 0, 0)
+VV_GCM_KERNEL(gcm_open_short, 1, 0)
+VV_GCM_KERNEL(gcm_seal_long, 0, 1)
+VV_GCM_KERNEL(gcm_open_piped, 1, 1)
+#undef VV_GCM_KERNEL
 
 /* An AES-128 open stays group by group at every length (gcm_piped). */
 VV_TARGET static void VV_NAME(gcm_open_long)(const void *sched, const void *hkey, const uint8_t nonce[12],
