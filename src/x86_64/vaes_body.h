@@ -711,9 +711,9 @@ VV_INLINE void VV_NAME(encrypt_hash_piped)(const struct VV_NAME(round_keys) *rk,
         for (int i = 0; i < VV_NVEC; i++) b[i] = vv_aesenc(b[i], k);
         if (r == 1) {
             acc = VV_NAME(gf_finish)(s);
-            /* ties the hash chain to the AES states: without it gcc (-O2, 12.2) split the loop in
-               two, all the groups' AES rounds first and all their GHASH after, since the two meet
-               only through memory */
+            /* ties the hash chain to the AES states: without it gcc 12.2 (Release) split the loop
+               in two, all the groups' AES rounds first and all their GHASH after, since the two
+               meet only through memory */
             VV_TIE2(b[0], acc);
             continue;
         }
@@ -837,8 +837,8 @@ VV_INLINE void VV_NAME(gcm_loop)(const struct VV_NAME(round_keys) *rk, const str
 /* Whether nblocks go through the pipelined loop. Measured on Zen 5 (bench/ab, old and new in one
    process): against the group-by-group loop its fixed cost (above) outweighs its gain below 4 KiB,
    and for an AES-128 open, whose loop ran at 91% of its bound already, at every length (+1% at
-   16 KiB, -5% at 4 KiB); a seal gains 2-4% (AES-128) and 8-11% (AES-256) from 4 KiB, an AES-256
-   open 3-6%. */
+   16 KiB, -5% at 4 KiB). A seal gains 0-3% (AES-128) and 5% (AES-256) at 4 KiB, 3-5% and 9-11% at
+   16 KiB; an AES-256 open 3% and 6%. */
 VV_INLINE int VV_NAME(gcm_piped)(const void *sched, size_t nblocks, int decrypt)
 {
     return nblocks >= 256 && (!decrypt || ((const struct aesni_sched *)sched)->rounds > 10);
