@@ -625,6 +625,18 @@ VV_TARGET static void VV_NAME(gcm_key_setup)(void *sched, void *hkey, const uint
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Fused GCM: CTR of one group stitched with GHASH of a group                                       */
+/* s += vector j of the group at hash_in (byte-reversed for GHASH), acc in its first block when j is 0,
+   times the group's powers; pinned after (VV_PIN3) when asked. */
+VV_INLINE void VV_NAME(hash_vector)(struct VV_NAME(gf_sum) *s, const struct VV_NAME(group_powers) *gp,
+                                    const uint8_t *hash_in, int j, __m128i acc, int reverse, int pin)
+{
+    vv_t x = vv_loadu(hash_in + 16 * VV_LANES * j);
+    if (reverse) x = vv_shuffle8(x, vv_bcast128(aesni_byte_reverse_mask()));
+    if (j == 0) x = vv_xor(x, vv_zext128(acc));
+    VV_NAME(gf_mul_add)(s, x, gp->pow[j], gp->kara[j]);
+    if (pin) VV_PIN3(s->lo, s->hi, s->mid);
+}
+
 /*
  * Each AES round of the group's VV_NVEC counter vectors is followed by the GHASH multiplies of one
  * vector of the group being hashed, so vaesenc and vpclmulqdq issue in the same cycles; the reduction
@@ -639,7 +651,6 @@ VV_INLINE __m128i VV_NAME(encrypt_hash_group)(const struct VV_NAME(round_keys) *
                                               const struct VV_NAME(group_powers) *gp, vv_t *b, __m128i acc,
                                               const uint8_t *hash_in, int pin, int reverse, int whitened)
 {
-    const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
     struct VV_NAME(gf_sum) s;
     VV_NAME(gf_zero)(&s);
     if (!whitened) {
@@ -653,12 +664,7 @@ VV_INLINE __m128i VV_NAME(encrypt_hash_group)(const struct VV_NAME(round_keys) *
         vv_t k = rk->k[r];
         VV_UNROLL
         for (int i = 0; i < VV_NVEC; i++) b[i] = vv_aesenc(b[i], k);
-        int j = r % VV_NVEC; /* vectors 1..NVEC-1, then 0 */
-        vv_t x = vv_loadu(hash_in + 16 * VV_LANES * j);
-        if (reverse) x = vv_shuffle8(x, bswap);
-        if (j == 0) x = vv_xor(x, vv_zext128(acc));
-        VV_NAME(gf_mul_add)(&s, x, gp->pow[j], gp->kara[j]);
-        if (pin) VV_PIN3(s.lo, s.hi, s.mid);
+        VV_NAME(hash_vector)(&s, gp, hash_in, r % VV_NVEC, acc, reverse, pin); /* vectors 1..NVEC-1, then 0 */
     }
     acc = VV_NAME(gf_finish)(&s);
     for (unsigned r = VV_NVEC + 1; r < rk->rounds; r++) {
@@ -692,7 +698,6 @@ VV_INLINE void VV_NAME(encrypt_hash_piped)(const struct VV_NAME(round_keys) *rk,
                                            struct VV_NAME(gf_sum) *s, const uint8_t *hash_in, int pin,
                                            int whitened, const unsigned nr)
 {
-    const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
     struct VV_NAME(gf_sum) t;
     __m128i acc = _mm_setzero_si128();
     VV_NAME(gf_zero)(&t);
@@ -720,11 +725,7 @@ VV_INLINE void VV_NAME(encrypt_hash_piped)(const struct VV_NAME(round_keys) *rk,
         VV_UNROLL
         for (int p = 0; p < VV_NVEC; p++) {
             if (2 + (unsigned)p * (nr - 2) / VV_NVEC != r) continue;
-            int j = (p + 1) % VV_NVEC; /* vectors 1..NVEC-1, then 0 */
-            vv_t x = vv_shuffle8(vv_loadu(hash_in + 16 * VV_LANES * j), bswap);
-            if (j == 0) x = vv_xor(x, vv_zext128(acc));
-            VV_NAME(gf_mul_add)(&t, x, gp->pow[j], gp->kara[j]);
-            if (pin) VV_PIN3(t.lo, t.hi, t.mid);
+            VV_NAME(hash_vector)(&t, gp, hash_in, (p + 1) % VV_NVEC, acc, 1, pin); /* 1..NVEC-1, then 0 */
         }
     }
     VV_UNROLL
@@ -796,6 +797,16 @@ VV_INLINE void VV_NAME(xor_store_group)(const vv_t *b, const uint8_t *in, uint8_
         vv_storeu(out + 16 * VV_LANES * i, vv_xor(b[i], vv_loadu(in + 16 * VV_LANES * i)));
 }
 
+/* A seal's group 0, which has nothing to hash yet: its counters, the whole cipher, the output. */
+VV_INLINE void VV_NAME(seal_first_group)(const struct VV_NAME(round_keys) *rk, struct VV_NAME(ctr_gen) *g,
+                                         vv_t *b, const uint8_t *in, uint8_t *out, int from_j0)
+{
+    VV_NAME(gcm_counters)(g, b, from_j0);
+    if (from_j0) VV_NAME(encrypt_rounds)(rk, b, VV_NVEC);
+    else VV_NAME(encrypt_n)(rk, b, VV_NVEC);
+    VV_NAME(xor_store_group)(b, in, out);
+}
+
 /* The n / GROUP whole groups of gcm_blocks for an nr-round key through encrypt_hash_piped, acc
    updated. Open hashes each group as it decrypts it; seal hashes group i - 1 while it encrypts group
    i, and its last group after. The sums start as acc itself (lo = 0, hi = mid = acc reduce to
@@ -821,11 +832,7 @@ VV_INLINE void VV_NAME(gcm_loop)(const struct VV_NAME(round_keys) *rk, const str
         *acc = VV_NAME(gf_finish)(&s);
         return;
     }
-    /* group 0: nothing to hash yet */
-    VV_NAME(gcm_counters)(g, b, from_j0);
-    if (from_j0) VV_NAME(encrypt_rounds)(rk, b, VV_NVEC);
-    else VV_NAME(encrypt_n)(rk, b, VV_NVEC);
-    VV_NAME(xor_store_group)(b, in, out);
+    VV_NAME(seal_first_group)(rk, g, b, in, out, from_j0);
     for (size_t done = G; done < 16 * n; done += G) {
         VV_NAME(gcm_counters)(g, b, from_j0);
         VV_NAME(encrypt_hash_piped)(rk, gp, b, &s, out + done - G, pin, from_j0, nr);
@@ -839,9 +846,10 @@ VV_INLINE void VV_NAME(gcm_loop)(const struct VV_NAME(round_keys) *rk, const str
    and for an AES-128 open, whose loop ran at 91% of its bound already, at every length (+1% at
    16 KiB, -5% at 4 KiB). A seal gains 0-3% (AES-128) and 5% (AES-256) at 4 KiB, 3-5% and 9-11% at
    16 KiB; an AES-256 open 3% and 6%. */
+#define VV_PIPED_MIN_BLOCKS 256 /* 4 KiB; the tables' gcm_long_min is the same length in bytes */
 VV_INLINE int VV_NAME(gcm_piped)(const void *sched, size_t nblocks, int decrypt)
 {
-    return nblocks >= 256 && (!decrypt || ((const struct aesni_sched *)sched)->rounds > 10);
+    return nblocks >= VV_PIPED_MIN_BLOCKS && (!decrypt || ((const struct aesni_sched *)sched)->rounds > 10);
 }
 
 /* The whole groups of nblocks: the fused loop on in -> out, counter and acc (GCM byte order) advanced;
@@ -879,12 +887,8 @@ VV_INLINE size_t VV_NAME(gcm_blocks)(const void *sched, const void *hkey, uint8_
             VV_NAME(xor_store_group)(b, in + 16 * done, out + 16 * done);
         }
     } else {
-        /* group 0: nothing to hash yet */
         vv_t b[VV_NVEC];
-        VV_NAME(gcm_counters)(&g, b, from_j0);
-        if (from_j0) VV_NAME(encrypt_rounds)(&rk, b, VV_NVEC);
-        else VV_NAME(encrypt_n)(&rk, b, VV_NVEC);
-        VV_NAME(xor_store_group)(b, in, out);
+        VV_NAME(seal_first_group)(&rk, &g, b, in, out, from_j0);
         for (size_t done = VV_GROUP; done < n; done += VV_GROUP) {
             VV_NAME(gcm_counters)(&g, b, from_j0);
             a = VV_NAME(encrypt_hash_group)(&rk, &gp, b, a, out + 16 * (done - VV_GROUP), 1, 1, from_j0);
