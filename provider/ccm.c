@@ -24,9 +24,9 @@
 #include "vgprov.h"
 
 #define UNSET ((size_t)-1)
-#define TLS_AAD_LEN 13
+#define TLS_AAD_LEN VGP_TLS1_AAD_LEN
 #define TLS_FIXED_IV_LEN 4
-#define TLS_EXPLICIT_IV_LEN 8
+#define TLS_EXPLICIT_IV_LEN VGP_TLS1_EXPLICIT_IV_LEN
 
 struct ccm_ctx {
     vg_aes_ccm_key key;
@@ -240,24 +240,10 @@ static int ccm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 
 static size_t ccm_tls_init(struct ccm_ctx *c, const unsigned char *aad, size_t alen)
 {
-    size_t len;
-
     if (aad == NULL || alen != TLS_AAD_LEN)
         return 0;
-    memcpy(c->tls_aad, aad, alen);
     c->tls_aad_len = alen;
-    len = (size_t)c->tls_aad[alen - 2] << 8 | c->tls_aad[alen - 1];
-    if (len < TLS_EXPLICIT_IV_LEN)
-        return 0;
-    len -= TLS_EXPLICIT_IV_LEN;
-    if (!c->enc) {
-        if (len < c->m)
-            return 0;
-        len -= c->m;
-    }
-    c->tls_aad[alen - 2] = (unsigned char)(len >> 8);
-    c->tls_aad[alen - 1] = (unsigned char)len;
-    return c->m;
+    return vgp_tls1_aad(c->tls_aad, aad, c->enc, c->m);
 }
 
 static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])

@@ -33,9 +33,9 @@
 #define GCM_IV_MAX 128       /* as OpenSSL: any IV length from 1 to 128 bytes */
 #define GCM_IV_DEFAULT 12
 #define GCM_TAG_MAX 16
-#define TLS_AAD_LEN 13       /* EVP_AEAD_TLS1_AAD_LEN */
+#define TLS_AAD_LEN VGP_TLS1_AAD_LEN
 #define TLS_FIXED_IV_LEN 4   /* EVP_GCM_TLS_FIXED_IV_LEN */
-#define TLS_EXPLICIT_IV_LEN 8
+#define TLS_EXPLICIT_IV_LEN VGP_TLS1_EXPLICIT_IV_LEN
 
 enum iv_state { IV_UNSET, IV_BUFFERED, IV_STARTED, IV_FINISHED };
 
@@ -317,27 +317,13 @@ static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     return 1;
 }
 
-/* TLS: the record header's length is the plaintext's (less the explicit IV, and the tag when opening). */
+/* TLS: the record header's length is the plaintext's (vgp_tls1_aad). */
 static size_t gcm_tls_init(struct gcm_ctx *c, const unsigned char *aad, size_t aad_len)
 {
-    size_t len;
-
     if (aad == NULL || aad_len != TLS_AAD_LEN)
         return 0;
-    memcpy(c->tls_aad, aad, aad_len);
     c->tls_aad_len = aad_len;
-    len = (size_t)c->tls_aad[aad_len - 2] << 8 | c->tls_aad[aad_len - 1];
-    if (len < TLS_EXPLICIT_IV_LEN)
-        return 0;
-    len -= TLS_EXPLICIT_IV_LEN;
-    if (!c->enc) {
-        if (len < GCM_TAG_MAX)
-            return 0;
-        len -= GCM_TAG_MAX;
-    }
-    c->tls_aad[aad_len - 2] = (unsigned char)(len >> 8);
-    c->tls_aad[aad_len - 1] = (unsigned char)len;
-    return GCM_TAG_MAX;
+    return vgp_tls1_aad(c->tls_aad, aad, c->enc, GCM_TAG_MAX);
 }
 
 static int gcm_tls_iv_set_fixed(struct gcm_ctx *c, const unsigned char *iv, size_t len)

@@ -325,6 +325,26 @@ void vgp_params_find(const OSSL_PARAM params[], struct vgp_found *f)
     }
 }
 
+size_t vgp_tls1_aad(unsigned char out[VGP_TLS1_AAD_LEN], const unsigned char aad[VGP_TLS1_AAD_LEN], int enc,
+                    size_t tag_len)
+{
+    size_t len;
+
+    memcpy(out, aad, VGP_TLS1_AAD_LEN);
+    len = (size_t)out[VGP_TLS1_AAD_LEN - 2] << 8 | out[VGP_TLS1_AAD_LEN - 1];
+    if (len < VGP_TLS1_EXPLICIT_IV_LEN)
+        return 0;
+    len -= VGP_TLS1_EXPLICIT_IV_LEN;
+    if (!enc) {
+        if (len < tag_len)
+            return 0;
+        len -= tag_len;
+    }
+    out[VGP_TLS1_AAD_LEN - 2] = (unsigned char)(len >> 8);
+    out[VGP_TLS1_AAD_LEN - 1] = (unsigned char)len;
+    return tag_len;
+}
+
 void vgp_buf_clear(struct vgp_buf *b)
 {
     if (b->p != NULL)

@@ -104,6 +104,17 @@ int vgp_cipher_get_params(OSSL_PARAM params[], unsigned int mode, size_t keylen,
                           size_t blocksize, int aead);
 const OSSL_PARAM *vgp_cipher_gettable_params(void *provctx);
 
+/* TLS 1.2 records (OSSL_CIPHER_PARAM_AEAD_TLS1_AAD), GCM's and CCM's alike. The record header is 13
+   bytes (EVP_AEAD_TLS1_AAD_LEN) ending in the record's length, which counts the 8-byte explicit nonce
+   sent before the payload and, on open, the tag after it. */
+#define VGP_TLS1_AAD_LEN 13
+#define VGP_TLS1_EXPLICIT_IV_LEN 8
+/* Copies the header aad to out with its length field rewritten to the payload's: the AAD the record
+   is sealed or opened under. Returns tag_len (what OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD then reports),
+   or 0 when that length is too short to hold the explicit nonce (and, opening, the tag). */
+size_t vgp_tls1_aad(unsigned char out[VGP_TLS1_AAD_LEN], const unsigned char aad[VGP_TLS1_AAD_LEN], int enc,
+                    size_t tag_len);
+
 /* A heap buffer whose contents are wiped whenever they are dropped: CCM's and GCM-SIV's AAD, held
    until their one-shot call. An all-zero struct is an empty buffer. */
 struct vgp_buf {

@@ -625,6 +625,34 @@ static void tls_records(EVP_CIPHER *cv, EVP_CIPHER *cd, int ccm, size_t keylen, 
     }
 }
 
+/* The record header's length field against what it must hold (the 8-byte explicit IV, and the tag
+   when opening): every length from 0 to one past the least valid, and headers of 12 and 14 bytes,
+   set on a fresh context each. vg's verdict and pad (the tag length) must be default's. */
+static void tls_aad_lengths(EVP_CIPHER *cv, EVP_CIPHER *cd, int ccm, size_t keylen, const char *name)
+{
+    uint8_t key[32], fixed[4], aad[14] = { 0, 0, 0, 0, 0, 0, 0, 7, 23, 3, 3, 0, 0, 0 };
+    size_t taglens[2] = { 16, 8 };
+    vgt_rand_bytes(key, keylen);
+    vgt_rand_bytes(fixed, 4);
+    for (int t = 0; t < (ccm ? 2 : 1); t++)
+        for (int enc = 0; enc < 2; enc++)
+            for (size_t len = 0; len <= 8 + taglens[t] + 1 + 2; len++) {
+                /* the last two rounds: a valid length in a header one byte short, then one long */
+                size_t alen = len <= 8 + taglens[t] + 1 ? 13 : len == 8 + taglens[t] + 2 ? 12 : 14;
+                int got[2];
+                aad[11] = (uint8_t)(len >> 8);
+                aad[12] = (uint8_t)len;
+                for (int i = 0; i < 2; i++) {
+                    EVP_CIPHER_CTX *ctx = tls_ctx(i ? cd : cv, ccm, enc, key, fixed, taglens[t]);
+                    got[i] = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, (int)alen, aad);
+                    got[i] = got[i] > 0 ? got[i] : 0;
+                    EVP_CIPHER_CTX_free(ctx);
+                }
+                CHECK(got[0] == got[1], "%s TLS header of %zu bytes, length %zu, tag %zu, enc %d: vg %d, default %d",
+                      name, alen, len, taglens[t], enc, got[0], got[1]);
+            }
+}
+
 /* Parameter arrays holding several keys, a repeated key and an unknown one, with the keys in the
    order opposite to the one providers act in. vg finds all its keys in one pass over the array and
    then acts in a fixed order (tag before ivlen; padding before num), as default acts with one
@@ -796,8 +824,10 @@ int main(int argc, char **argv)
             num_values(cv, cd, algs[a].name);
         if (algs[a].fam == GCM)
             gcm_short_tags(cv, cd, algs[a].name);
-        if (algs[a].fam == GCM || algs[a].fam == CCM)
+        if (algs[a].fam == GCM || algs[a].fam == CCM) {
             tls_records(cv, cd, algs[a].fam == CCM, algs[a].keylen, algs[a].name);
+            tls_aad_lengths(cv, cd, algs[a].fam == CCM, algs[a].keylen, algs[a].name);
+        }
         size_t n = iters + (algs[a].fam == GCM ? 64 : 0);
         for (size_t i = 0; i < n + 2; i++) {
             int big = i >= n;
