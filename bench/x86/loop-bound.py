@@ -22,7 +22,7 @@ It then times, in the same process and alternating (thread CPU time, median of t
 dependency-free loop and the real one-shot call (vg_aes_gcm_seal / open of --size bytes on --impl), and
 prints both as GB/s of message and their ratio.
 
-    bench/x86/loop-bound.py BUILD_DIR [--func vaes512_gcm_seal_piped] [--key-bits 128] [--size 16384] [--spread]
+    bench/x86/loop-bound.py BUILD_DIR [--func vaes512_gcm_seal_long] [--key-bits 128] [--size 16384] [--spread]
 
 BUILD_DIR is a Release build of the library (libvg.a and the object files; `make speed` makes one in
 build/). Needs gcc, objdump, an AVX-512 + VAES + VPCLMULQDQ CPU; the kernel must be VEX/EVEX code (vaes512,
@@ -39,7 +39,7 @@ import tempfile
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 ap.add_argument("build")
-ap.add_argument("--func", default="vaes512_gcm_seal_piped")
+ap.add_argument("--func", default="vaes512_gcm_seal_long")
 ap.add_argument("--key-bits", type=int, default=128, choices=(128, 192, 256))
 ap.add_argument("--size", type=int, default=16384)
 ap.add_argument("--impl", default="vaes512")
