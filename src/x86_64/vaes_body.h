@@ -352,15 +352,21 @@ VV_INLINE void VV_NAME(gf_mul_add)(struct VV_NAME(gf_sum) *s, vv_t x, vv_t h, vv
     s->mid = vv_xor(s->mid, vv_clmul(xm, hk, 0x00));            /* (x0^x1) * (h0^h1) */
 }
 
-/* sum over lanes and blocks, times x^-128 mod P: fold the lanes, then aesni_gf_reduce (which also
-   does the Karatsuba recombination) */
+/* sum over lanes and blocks, times x^-128 mod P. The Karatsuba recombination and the reduction
+   (aesni_gf_reduce's, aesni_gf_fold's) are GF(2)-linear, so they run on the whole vectors and the
+   lanes are folded after: one vector's fold instead of three (lo, hi, mid), 15 instructions in
+   place of 25. The first multiply starts from lo, as aesni_gf_reduce's does: t0's low qword is
+   lo's. */
 VV_INLINE __m128i VV_NAME(gf_finish)(const struct VV_NAME(gf_sum) *s)
 {
-    struct aesni_gf_sum t;
-    t.lo = vv_fold_lanes(s->lo);
-    t.hi = vv_fold_lanes(s->hi);
-    t.mid = vv_fold_lanes(s->mid);
-    return aesni_gf_reduce(&t);
+    const vv_t poly = vv_bcast128(_mm_set_epi64x((long long)0xc200000000000000ULL, 0));
+    vv_t m = vv_xor3(s->mid, s->lo, s->hi);
+    vv_t t0 = vv_xor(s->lo, vv_bslli8(m));
+    vv_t t1 = vv_xor(s->hi, vv_bsrli8(m));
+    vv_t t = vv_clmul(s->lo, poly, 0x10);   /* L0 c */
+    t0 = vv_xor(vv_swap64(t0), t);          /* (L1 ^ t.lo, L0 ^ t.hi) */
+    t = vv_clmul(t0, poly, 0x10);           /* M1 c */
+    return vv_fold_lanes(vv_xor3(t1, vv_swap64(t0), t));
 }
 
 /* The power vector for vector i of a batch of r blocks (block b times H_(r-b)). */
