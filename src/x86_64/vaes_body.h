@@ -306,13 +306,20 @@ VV_TARGET static void VV_NAME(aes_ctr32_le)(const void *sched, uint8_t counter[1
  *     per vector, which issue on other ports. Schoolbook (four products, as the Linux VAES code uses)
  *     measured 16.0 GB/s for the 16 KiB AES-128-GCM seal on this machine; Karatsuba: see
  *     docs/speed-x86_64.md.
- *   - One reduction per group, after the lanes are summed: the three unreduced sums are folded
- *     across lanes (extracts and XORs, no multiplies) and reduced once in an xmm register, two
- *     products for the whole group instead of two per lane.
+ *   - One reduction per group (gf_finish): the three unreduced sums are recombined and reduced in
+ *     every lane at once, and only the result is folded across the lanes (extracts and XORs, no
+ *     multiplies): two vpclmulqdq a group, the same as reducing one xmm register.
  * Reduction is linear, so summing unreduced products over blocks and lanes first is exact.
  */
 struct VV_NAME(gf_sum) {
     vv_t lo, hi, mid;
+    /* gf_mul_add_paired: a vector's three products wait here (pend) for the next vector's, and both
+       go into the sums with one vpternlogq each: 12 instructions a group of eight vectors where two
+       vpxor each took 24. zero: lo, hi and mid are still zero (the first pair is a plain XOR). Both
+       flags are constants where the paired form is used, as its calls are unrolled; gf_mul_add adds
+       at once, for loops of any trip count, and leaves pend as it is. */
+    vv_t plo, phi, pmid;
+    int pend, zero;
 };
 
 VV_INLINE void VV_NAME(gf_zero)(struct VV_NAME(gf_sum) *s)
@@ -320,6 +327,37 @@ VV_INLINE void VV_NAME(gf_zero)(struct VV_NAME(gf_sum) *s)
     s->lo = vv_zero();
     s->hi = vv_zero();
     s->mid = vv_zero();
+    s->plo = s->phi = s->pmid = vv_zero(); /* (never read before written; stops gcc's warning) */
+    s->pend = 0;
+    s->zero = 1;
+}
+
+/* The sums' starting values when they are not zero */
+VV_INLINE void VV_NAME(gf_start)(struct VV_NAME(gf_sum) *s, vv_t lo, vv_t hi, vv_t mid)
+{
+    s->lo = lo;
+    s->hi = hi;
+    s->mid = mid;
+    s->plo = s->phi = s->pmid = vv_zero();
+    s->pend = 0;
+    s->zero = 0;
+}
+
+/* The sums with any waiting products in */
+VV_INLINE void VV_NAME(gf_settle)(struct VV_NAME(gf_sum) *s)
+{
+    if (!s->pend) return;
+    if (s->zero) {
+        s->lo = s->plo;
+        s->hi = s->phi;
+        s->mid = s->pmid;
+    } else {
+        s->lo = vv_xor(s->lo, s->plo);
+        s->hi = vv_xor(s->hi, s->phi);
+        s->mid = vv_xor(s->mid, s->pmid);
+    }
+    s->pend = 0;
+    s->zero = 0;
 }
 
 /* VV_PIN3: aesni.h's pin (AESNI_PIN3) for vectors of any width (zmm16-31 included). Here gcc computed
@@ -343,22 +381,61 @@ VV_INLINE void VV_NAME(gf_zero)(struct VV_NAME(gf_sum) *s)
 /* (h0 ^ h1) in the low qword of every lane (and in the high one) */
 VV_INLINE vv_t VV_NAME(kara_of)(vv_t h) { return vv_xor(h, vv_swap64(h)); }
 
-/* s += x * h in every lane; hk = kara_of(h) */
-VV_INLINE void VV_NAME(gf_mul_add)(struct VV_NAME(gf_sum) *s, vv_t x, vv_t h, vv_t hk)
+/* x * h's three products in every lane, hk = kara_of(h) */
+VV_INLINE void VV_NAME(gf_products)(vv_t *lo, vv_t *hi, vv_t *mid, vv_t x, vv_t h, vv_t hk)
 {
     vv_t xm = vv_xor(x, vv_swap64(x));                          /* x0 ^ x1 in the low qword */
-    s->lo = vv_xor(s->lo, vv_clmul(x, h, 0x00));                /* x0 * h0 */
-    s->hi = vv_xor(s->hi, vv_clmul(x, h, 0x11));                /* x1 * h1 */
-    s->mid = vv_xor(s->mid, vv_clmul(xm, hk, 0x00));            /* (x0^x1) * (h0^h1) */
+    *lo = vv_clmul(x, h, 0x00);                                 /* x0 * h0 */
+    *hi = vv_clmul(x, h, 0x11);                                 /* x1 * h1 */
+    *mid = vv_clmul(xm, hk, 0x00);                              /* (x0^x1) * (h0^h1) */
 }
+
+/* s += x * h in every lane, at once: for loops whose trip count is not a constant */
+VV_INLINE void VV_NAME(gf_mul_add)(struct VV_NAME(gf_sum) *s, vv_t x, vv_t h, vv_t hk)
+{
+    vv_t lo, hi, mid;
+    VV_NAME(gf_products)(&lo, &hi, &mid, x, h, hk);
+    s->lo = vv_xor(s->lo, lo);
+    s->hi = vv_xor(s->hi, hi);
+    s->mid = vv_xor(s->mid, mid);
+    s->zero = 0;
+}
+
+/* The same in pairs (struct gf_sum): only where every call is unrolled, so pend stays a constant */
+VV_INLINE void VV_NAME(gf_mul_add_paired)(struct VV_NAME(gf_sum) *s, vv_t x, vv_t h, vv_t hk)
+{
+    vv_t lo, hi, mid;
+    VV_NAME(gf_products)(&lo, &hi, &mid, x, h, hk);
+    if (!s->pend) {
+        s->plo = lo;
+        s->phi = hi;
+        s->pmid = mid;
+        s->pend = 1;
+    } else if (s->zero) {
+        s->lo = vv_xor(s->plo, lo);
+        s->hi = vv_xor(s->phi, hi);
+        s->mid = vv_xor(s->pmid, mid);
+        s->pend = s->zero = 0;
+    } else {
+        s->lo = vv_xor3(s->lo, s->plo, lo);
+        s->hi = vv_xor3(s->hi, s->phi, hi);
+        s->mid = vv_xor3(s->mid, s->pmid, mid);
+        s->pend = 0;
+    }
+}
+
+/* Pins (VV_PIN3, below) whichever sums the last product went into */
+#define VV_PIN_SUM(s) do { if ((s)->pend) VV_PIN3((s)->plo, (s)->phi, (s)->pmid); else VV_PIN3((s)->lo, (s)->hi, (s)->mid); } while (0)
 
 /* sum over lanes and blocks, times x^-128 mod P. The Karatsuba recombination and the reduction
    (aesni_gf_reduce's, aesni_gf_fold's) are GF(2)-linear, so they run on the whole vectors and the
    lanes are folded after: one vector's fold instead of three (lo, hi, mid), 15 instructions in
    place of 25. The first multiply starts from lo, as aesni_gf_reduce's does: t0's low qword is
    lo's. */
-VV_INLINE __m128i VV_NAME(gf_finish)(const struct VV_NAME(gf_sum) *s)
+VV_INLINE __m128i VV_NAME(gf_finish)(const struct VV_NAME(gf_sum) *sum)
 {
+    struct VV_NAME(gf_sum) all = *sum, *s = &all;
+    VV_NAME(gf_settle)(s);
     const vv_t poly = vv_bcast128(_mm_set_epi64x((long long)0xc200000000000000ULL, 0));
     vv_t m = vv_xor3(s->mid, s->lo, s->hi);
     vv_t t0 = vv_xor(s->lo, vv_bslli8(m));
@@ -412,7 +489,7 @@ VV_INLINE __m128i VV_NAME(gf_hash_group)(const struct VV_NAME(group_powers) *gp,
     struct VV_NAME(gf_sum) s;
     VV_NAME(gf_zero)(&s);
     VV_UNROLL
-    for (int i = VV_NVEC - 1; i >= 0; i--) VV_NAME(gf_mul_add)(&s, x[i], gp->pow[i], gp->kara[i]);
+    for (int i = VV_NVEC - 1; i >= 0; i--) VV_NAME(gf_mul_add_paired)(&s, x[i], gp->pow[i], gp->kara[i]);
     return VV_NAME(gf_finish)(&s);
 }
 
@@ -639,8 +716,8 @@ VV_INLINE void VV_NAME(hash_vector)(struct VV_NAME(gf_sum) *s, const struct VV_N
     vv_t x = vv_loadu(hash_in + 16 * VV_LANES * j);
     if (reverse) x = vv_shuffle8(x, vv_bcast128(aesni_byte_reverse_mask()));
     if (j == 0) x = vv_xor(x, vv_zext128(acc));
-    VV_NAME(gf_mul_add)(s, x, gp->pow[j], gp->kara[j]);
-    if (pin) VV_PIN3(s->lo, s->hi, s->mid);
+    VV_NAME(gf_mul_add_paired)(s, x, gp->pow[j], gp->kara[j]);
+    if (pin) VV_PIN_SUM(s);
 }
 
 /*
@@ -827,8 +904,7 @@ VV_INLINE void VV_NAME(gcm_loop)(const struct VV_NAME(round_keys) *rk, const str
     const int pin = decrypt ? from_j0 : 1;
     vv_t b[VV_NVEC];
     struct VV_NAME(gf_sum) s;
-    s.lo = vv_zero();
-    s.hi = s.mid = vv_zext128(*acc);
+    VV_NAME(gf_start)(&s, vv_zero(), vv_zext128(*acc), vv_zext128(*acc));
     if (decrypt) {
         for (size_t done = 0; done < 16 * n; done += G) {
             VV_NAME(gcm_counters)(g, b, from_j0);
