@@ -188,6 +188,13 @@ struct vg_impl {
     void (*gcm_open_long)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                           size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
     size_t gcm_long_min;
+    /* Optional: the seal kernel for messages of whole groups shorter than gcm_long_min, len a nonzero
+       multiple of gcm_seal_groups_bytes (a power of two; 0 where there is none), called in place of
+       gcm_seal_short (the same contract). vaes512/vaes256 hash the length block in the last group's
+       reduction there, which needs one power more than the tables hold, made per call. */
+    void (*gcm_seal_groups)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
+                            size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
+    size_t gcm_seal_groups_bytes;
 
     /* Optional whole-message AES-GCM-SIV (RFC 8452) for len <= gcm_siv_short_max and aad_len <=
        gcm_siv_short_max_aad (public; the mode checks them and every argument). sched is the master

@@ -470,12 +470,21 @@ static int short_path(const struct vg_impl *impl, size_t nonce_len, const uint8_
 }
 
 /* The whole-message kernel for a call short_path accepted: the impl's long form from gcm_long_min
-   bytes of data on, where it has one (internal.h). */
+   bytes of data on, below that its whole-groups seal where len is a multiple of
+   gcm_seal_groups_bytes, where it has them (internal.h). A message shorter than
+   gcm_seal_groups_bytes pays one compare, as it did for the long form alone. (Where there is no
+   whole-groups kernel, gcm_seal_groups_bytes is 0 and its mask all ones: only len = 0 passes the
+   mask, and len refuses it.) */
 typedef void gcm_kernel(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                         size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
 static gcm_kernel *seal_kernel(const struct vg_impl *impl, size_t len)
 {
-    return len >= impl->gcm_long_min && impl->gcm_seal_long ? impl->gcm_seal_long : impl->gcm_seal_short;
+    if (len >= impl->gcm_seal_groups_bytes) {
+        if (len >= impl->gcm_long_min && impl->gcm_seal_long) return impl->gcm_seal_long;
+        if ((len & (impl->gcm_seal_groups_bytes - 1)) == 0 && len && impl->gcm_seal_groups)
+            return impl->gcm_seal_groups;
+    }
+    return impl->gcm_seal_short;
 }
 static gcm_kernel *open_kernel(const struct vg_impl *impl, size_t len)
 {

@@ -52,6 +52,8 @@ typedef __m256i vv_t;
 #define vv_bslli8(a) _mm256_bslli_epi128((a), 8)
 #define vv_bsrli8(a) _mm256_bsrli_epi128((a), 8)
 #define vv_swap64(a) _mm256_shuffle_epi32((a), 0x4e)
+/* lane 0 = prev's high lane, lane 1 = cur's low lane */
+#define vv_align_lane(cur, prev) _mm256_permute2x128_si256((prev), (cur), 0x21)
 #define vv_zext128(x) _mm256_inserti128_si256(_mm256_setzero_si256(), (x), 0)
 #define vv_lane_index_dword3() _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0)
 /* lane j: ((k + j) mod 16) << 24 in dword 3, i.e. (k + j) mod VV_GROUP in byte 15 of the block */
@@ -120,6 +122,8 @@ const struct vg_impl vg_vaes256_impl = {
     .gcm_seal_long = vaes256_gcm_seal_long,
     .gcm_open_long = vaes256_gcm_open_long,
     .gcm_long_min = 16 * VV_PIPED_MIN_BLOCKS, /* vaes_body.h gcm_piped */
+    .gcm_seal_groups = vaes256_gcm_seal_groups_short,
+    .gcm_seal_groups_bytes = 16 * VV_GROUP,
     .gcm_siv_seal_short = vaes256_gcm_siv_seal_short,
     .gcm_siv_open_short = vaes256_gcm_siv_open_short,
     .gcm_siv_short_max = VG_X86_GCM_SIV_SHORT_MAX,

@@ -60,6 +60,8 @@ typedef __m512i vv_t;
 #define vv_bslli8(a) _mm512_bslli_epi128((a), 8)
 #define vv_bsrli8(a) _mm512_bsrli_epi128((a), 8)
 #define vv_swap64(a) _mm512_shuffle_epi32((a), (_MM_PERM_ENUM)0x4e)
+/* lane 0 = prev's highest lane, lanes 1..3 = cur's lanes 0..2 */
+#define vv_align_lane(cur, prev) _mm512_alignr_epi64((cur), (prev), 6)
 #define vv_zext128(x) _mm512_zextsi128_si512(x)
 #define vv_lane_index_dword3() _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0)
 /* lane j: ((k + j) mod 32) << 24 in dword 3, i.e. (k + j) mod VV_GROUP in byte 15 of the block
@@ -130,6 +132,8 @@ const struct vg_impl vg_vaes512_impl = {
     .gcm_seal_long = vaes512_gcm_seal_long,
     .gcm_open_long = vaes512_gcm_open_long,
     .gcm_long_min = 16 * VV_PIPED_MIN_BLOCKS, /* vaes_body.h gcm_piped */
+    .gcm_seal_groups = vaes512_gcm_seal_groups_short,
+    .gcm_seal_groups_bytes = 16 * VV_GROUP,
     .gcm_siv_seal_short = vaes512_gcm_siv_seal_short,
     .gcm_siv_open_short = vaes512_gcm_siv_open_short,
     .gcm_siv_short_max = VG_X86_GCM_SIV_SHORT_MAX,
