@@ -424,7 +424,7 @@ VV_INLINE void VV_NAME(gf_mul_add_paired)(struct VV_NAME(gf_sum) *s, vv_t x, vv_
     }
 }
 
-/* Pins (VV_PIN3, below) whichever sums the last product went into */
+/* Pins (VV_PIN3, above) whichever sums the last product went into */
 #define VV_PIN_SUM(s) do { if ((s)->pend) VV_PIN3((s)->plo, (s)->phi, (s)->pmid); else VV_PIN3((s)->lo, (s)->hi, (s)->mid); } while (0)
 
 /* sum over lanes and blocks, times x^-128 mod P. The Karatsuba recombination and the reduction
