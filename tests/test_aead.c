@@ -382,6 +382,17 @@ static void test_differential(const struct aead *m)
             diff_one(m, m->key_lens[ki], nl, i * 5, piped_lens[i], m->tag_lens[0],
                      (i + ki) % 3 == 0 ? F_INPLACE : (i + ki) % 3 == 1 ? F_UNALIGNED : 0);
         }
+    /* both sides of the x86 whole-group seal (gcm_seal_groups: multiples of 256 B on vaes256, 512 B
+       on vaes512, below 4 KiB), with no AAD, a 13-byte one and one longer than a group, and the
+       shortest tag too (the general path calls the same kernel through a full tag) */
+    static const size_t group_lens[] = {255, 256, 512, 513, 768, 1024, 3584, 3840};
+    static const size_t group_aads[] = {0, 13, 600};
+    for (size_t i = 0; i < sizeof group_lens / sizeof group_lens[0]; i++)
+        for (size_t ki = 0; ki < m->n_key_lens; ki++)
+            for (size_t a = 0; a < sizeof group_aads / sizeof group_aads[0]; a++)
+                diff_one(m, m->key_lens[ki], m->nonce_default, group_aads[a], group_lens[i],
+                         (i + a) % 2 ? m->tag_lens[m->n_tag_lens - 1] : m->tag_lens[0],
+                         (i + ki + a) % 3 == 0 ? F_INPLACE : (i + ki + a) % 3 == 1 ? F_UNALIGNED : 0);
 }
 
 /* --- forgery --------------------------------------------------------------------------------------- */
