@@ -660,13 +660,12 @@ static double time_run(const struct speed_row *row, struct participant *p, uint6
    quarter of it, then scales linearly. The doubling runs double as the warm-up, after one untimed
    call. That call is needed because a participant's first call after set-up pays a one-time cost.
    On this VM a first 1 MiB seal took 2.8-3.3 ms, vg's and OpenSSL's alike, against 0.05 ms for a
-   later one. The cost is the first writes into the participant's new output buffer (page faults):
-   in a test build that wrote vg's buffer once at set-up, vg's first call took 0.1 ms and OpenSSL's
-   still 3.3 ms.
-   Timed as the first doubling step, it ended the calibration at n = 1 with the default 8 ms rounds.
-   Every round then made only two calls, each just after the other participants had evicted the
-   buffers: vg's 1 MiB seal measured 19-21 GB/s that way, and 25 GB/s with this call (bench/ab:
-   23.5-24.4). */
+   later one. The cost is the page faults of the first writes into the participant's new output
+   buffer: in a test build that wrote vg's buffer once at set-up, vg's first call took 0.1 ms and
+   OpenSSL's still 3.3 ms. Timed as the first doubling step, that call ended the calibration at n = 1
+   with the default 8 ms rounds. Every round then made only two calls, each just after the other
+   participants had evicted the buffers: vg's 1 MiB seal measured 19-21 GB/s that way, and 25 GB/s
+   with this call (bench/ab: 23.5-24.4). */
 static void calibrate(const struct speed_row *row, struct participant *p)
 {
     double target = opt.seconds_per_round;
