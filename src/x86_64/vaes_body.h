@@ -504,8 +504,9 @@ VV_INLINE __m128i VV_NAME(gf_hash_group)(const struct VV_NAME(group_powers) *gp,
 VV_INLINE __m128i VV_NAME(gf_hash_group_len)(const struct VV_NAME(group_powers) *gp, const struct VV_NAME(hkey) *hk,
                                              __m128i acc, const uint8_t *in, __m128i lengths)
 {
-    const __m128i hg = _mm_loadu_si128((const __m128i *)hk->desc[0]);               /* H_GROUP */
-    const __m128i h1 = _mm_loadu_si128((const __m128i *)hk->desc[VV_GROUP - 1]);   /* H_1 */
+    const vv_t hl = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
+    const __m128i hg = _mm_loadu_si128((const __m128i *)hk->desc[0]); /* H_GROUP */
+    const __m128i h1 = vv_cast128(hl);
     struct aesni_gf_sum t;
     aesni_gf_sum_zero(&t);
     aesni_gf_mul_add(&t, hg, h1, _mm_xor_si128(h1, _mm_shuffle_epi32(h1, 0x4e)));
@@ -520,7 +521,6 @@ VV_INLINE __m128i VV_NAME(gf_hash_group_len)(const struct VV_NAME(group_powers) 
         vv_t k = vv_align_lane(gp->kara[i], i ? gp->kara[i - 1] : VV_NAME(kara_of)(top));
         VV_NAME(gf_mul_add_paired)(&s, x[i], p, k);
     }
-    const vv_t hl = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
     VV_NAME(gf_mul_add_paired)(&s, vv_zext128(lengths), hl, VV_NAME(kara_of)(hl));
     return VV_NAME(gf_finish)(&s);
 }
@@ -1208,7 +1208,6 @@ VV_INLINE void VV_NAME(gcm_seal_groups)(const void *sched, const void *hkey, con
                                         const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                                         size_t len, uint8_t tag[16])
 {
-    const struct aesni_sched *ks = (const struct aesni_sched *)sched;
     const __m128i shuf128 = aesni_swap_last_word_mask(), bswap128 = aesni_byte_reverse_mask();
     const __m128i j0 = VV_NAME(gcm_j0)(nonce);
     const __m128i lengths = _mm_set_epi64x((long long)((uint64_t)aad_len * 8), (long long)((uint64_t)len * 8));
@@ -1219,9 +1218,7 @@ VV_INLINE void VV_NAME(gcm_seal_groups)(const void *sched, const void *hkey, con
     _mm_storeu_si128((__m128i *)(void *)acc_bytes,
                      _mm_shuffle_epi8(VV_NAME(hash_aad)((const struct VV_NAME(hkey) *)hkey, aad, aad_len), bswap128));
     VV_NAME(gcm_blocks)(sched, hkey, ctr_bytes, acc_bytes, in, out, len / 16, 0, 1, 0, &lengths);
-    __m128i e = _mm_xor_si128(j0, _mm_loadu_si128((const __m128i *)ks->enc[0]));
-    for (unsigned r = 1; r < ks->rounds; r++) e = _mm_aesenc_si128(e, _mm_loadu_si128((const __m128i *)ks->enc[r]));
-    e = _mm_aesenclast_si128(e, _mm_loadu_si128((const __m128i *)ks->enc[ks->rounds]));
+    const __m128i e = VV_NAME(block1)(sched, j0, 0); /* E(J0) */
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(e, _mm_loadu_si128((const __m128i *)(const void *)acc_bytes)));
 }
 
