@@ -7,13 +7,26 @@
  * default 12), the total length (an update with NULL in and out), then at most one AAD update and one
  * data update of exactly that length. The AAD is kept until the data update, which runs
  * vg_aes_ccm_seal or vg_aes_ccm_open in one call. As in OpenSSL, a tag mismatch fails that update
- * (vg has zeroed the output), and so does Final on the opening side unless a data update opened the
- * message (OpenSSL 3.0's behaviour, checked by the differential test); an AAD update replaces an earlier one
- * (OpenSSL restarts the CBC-MAC for each), and setting the length forgets the AAD.
+ * (vg has zeroed the output); an AAD update replaces an earlier one (OpenSSL restarts the CBC-MAC for
+ * each), and setting the length forgets the AAD.
+ *
+ * One message per IV set. Once a data update has run the message (sealed it, opened it, or failed at
+ * its length or its tag), nothing but a new IV lets a length, AAD or data through: CCM's keystream and
+ * its tag mask are functions of the nonce alone, so a second message under it gives away the XOR of the
+ * plaintexts, and a second open under it is a free tag oracle. OpenSSL 3.0's default provider refuses
+ * most such calls by accident of its CCM state (the length field it consumes) and takes others: a
+ * length set again, a 0-byte update, a retry after a failed open, a new key with the old nonce; vg
+ * refuses them all (test_provider_seq.c names each). Final follows 3.0.22: on a message not yet run it
+ * runs the empty message (so it fails where that fails), and it fails after a message that failed.
+ *
+ * The nonce and tag lengths are those in force when the key was set: default builds its CCM state
+ * from them at the key and refuses (or, for a longer nonce, seals under the old length) a message after
+ * either changed; vg refuses such a message.
  *
  * TLS 1.2 records (EVP_CTRL_AEAD_TLS1_AAD, fixed IV of 4 bytes, explicit 8 bytes from the record's
  * sequence number when sealing) are one in-place update: explicit IV | payload | tag.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +41,10 @@
 #define TLS_FIXED_IV_LEN 4
 #define TLS_EXPLICIT_IV_LEN VGP_TLS1_EXPLICIT_IV_LEN
 
+/* The message under the current IV: none (no IV since the last message), ready (an IV set, the message
+   not run yet), or run, with its verdict. */
+enum ccm_msg { MSG_NONE, MSG_READY, MSG_DONE, MSG_FAILED };
+
 struct ccm_ctx {
     vg_aes_ccm_key key;
     struct vgp_provctx *prov;
@@ -38,7 +55,13 @@ struct ccm_ctx {
     size_t mlen;        /* message length, once len_set */
     size_t tls_aad_len; /* UNSET, or TLS records from now on */
     size_t tls_aad_pad;
-    int enc, key_set, iv_set, tag_set, len_set;
+    size_t key_l, key_m;  /* l and m when the key was set */
+    size_t done_m;        /* sealing: the length of the tag in tag */
+    enum ccm_msg msg;     /* where the message under the current IV is */
+    int enc, key_set, tag_set, len_set;
+    /* A message failed at its length: default's CCM state has then lost its tag length and flags and
+       seals nothing with a tag again until the next key. vg, whose state is sound, refuses the same. */
+    int broken;
     unsigned char iv[16];
     unsigned char tag[16];
     unsigned char tls_aad[TLS_AAD_LEN];
@@ -103,12 +126,15 @@ static int ccm_init(struct ccm_ctx *c, const unsigned char *key, size_t keylen, 
         if (ivlen != ccm_ivlen(c))
             return 0;
         memcpy(c->iv, iv, ivlen);
-        c->iv_set = 1;
+        c->msg = MSG_READY;
     }
     if (key != NULL) {
         if (keylen != c->keylen || vg_aes_ccm_init(&c->key, key, keylen) != VG_OK)
             return 0;
         c->key_set = 1;
+        c->broken = 0;
+        c->key_l = c->l;
+        c->key_m = c->m;
     }
     return ccm_set_ctx_params(c, params);
 }
@@ -142,7 +168,8 @@ static int ccm_store_aad(struct ccm_ctx *c, const unsigned char *aad, size_t len
 static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, const unsigned char *in,
                           size_t len)
 {
-    if (in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + c->m)
+    if (in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + c->m || c->l != c->key_l || c->m != c->key_m ||
+        c->broken)
         return 0;
     if (c->enc) /* the explicit IV is the record's sequence number, the start of the AAD */
         memcpy(out, c->tls_aad, TLS_EXPLICIT_IV_LEN);
@@ -164,6 +191,46 @@ static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, c
     return 1;
 }
 
+/* The data update that runs the message (and Final's empty message, in == out == NULL with len 0). */
+static int ccm_run(struct ccm_ctx *c, unsigned char *out, const unsigned char *in, size_t len)
+{
+    static unsigned char none;
+    int rc;
+
+    if (c->l != c->key_l || c->m != c->key_m || c->broken)
+        return 0;
+    if (!c->len_set)
+        ccm_set_length(c, len);
+    if (!c->enc && !c->tag_set) /* not run: the tag may still come */
+        return 0;
+    /* From here the message has run, whatever its verdict. The length stays set, as in default,
+       whose CCM state consumes it: a later message needs its own length (a data update alone is taken
+       only if empty), and none at all after a wrong one until the length is set again. */
+    c->msg = MSG_FAILED;
+    if (len != c->mlen) {
+        /* default's CCM state is broken until the next key (see broken) */
+        c->mlen = SIZE_MAX;
+        c->broken = 1;
+        return 0;
+    }
+    c->mlen = 0;
+    if (in == NULL)
+        in = out = &none;
+    if (c->enc) {
+        rc = vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, out, c->tag, c->m);
+        c->tag_set = rc == VG_OK;
+        c->done_m = c->m;
+    } else {
+        rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, c->tag, c->m, out);
+        c->tag_set = 0;
+        c->len_set = rc != VG_OK; /* default forgets the length after an open that succeeds */
+    }
+    if (rc != VG_OK)
+        return 0;
+    c->msg = MSG_DONE;
+    return 1;
+}
+
 static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *outl, const unsigned char *in,
                                size_t len)
 {
@@ -173,12 +240,14 @@ static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *ou
         return 0;
     if (c->tls_aad_len != UNSET)
         return ccm_tls_record(c, out, outl, in, len);
-    if (in == NULL && out != NULL) /* Final: nothing to write; an opening not completed fails (as 3.0) */
-        return c->enc || !c->iv_set;
-    if (!c->iv_set)
+    if (c->msg != MSG_READY)
         return 0;
     if (out == NULL) {
         if (in == NULL) {
+            /* The length: refused with nonce or tag lengths other than the key's, as default's
+               set-up of the nonce refuses them (or, for a longer nonce, builds a non-CCM one). */
+            if (c->l != c->key_l || c->m != c->key_m)
+                return 0;
             ccm_set_length(c, len);
         } else {
             if (!c->len_set && len > 0)
@@ -186,27 +255,8 @@ static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *ou
             if (len > 0 && !ccm_store_aad(c, in, len))
                 return 0;
         }
-    } else {
-        if (!c->len_set)
-            ccm_set_length(c, len);
-        if (len != c->mlen)
-            return 0;
-        if (c->enc) {
-            if (vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, out, c->tag, c->m) !=
-                VG_OK)
-                return 0;
-            c->tag_set = 1;
-        } else {
-            if (!c->tag_set)
-                return 0;
-            int rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, c->tag, c->m,
-                                     out);
-            if (rc != VG_OK)
-                return 0;
-            c->iv_set = 0;
-            c->tag_set = 0;
-            c->len_set = 0;
-        }
+    } else if (!ccm_run(c, out, in, len)) {
+        return 0;
     }
     *outl = len;
     return 1;
@@ -220,18 +270,32 @@ static int ccm_stream_update(void *vctx, unsigned char *out, size_t *outl, size_
     return ccm_cipher_internal(vctx, out, outl, in, inl);
 }
 
+/* Final writes nothing. A message not run yet runs now, empty (3.0.22 does the same: an empty seal, or
+   an open of the empty message with the tag set); one that failed fails Final too. */
 static int ccm_stream_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 {
+    struct ccm_ctx *c = vctx;
+
+    (void)out;
     (void)outsize;
-    if (!ccm_cipher_internal(vctx, out, outl, NULL, 0))
-        return 0;
+    vgp_count_op(c->prov);
     *outl = 0;
-    return 1;
+    if (!c->key_set)
+        return 0;
+    /* A record is one in-place update, never a Final: with a header pending, 3.0.22's Final fails
+       where it would have run a message (its IV still set, and no tag sealed yet). */
+    if (c->tls_aad_len != UNSET)
+        return (c->msg != MSG_READY && c->msg != MSG_FAILED) || (c->enc && c->tag_set);
+    if (c->msg == MSG_READY)
+        return (c->enc && c->tag_set) || ccm_run(c, NULL, NULL, 0);
+    return c->msg != MSG_FAILED;
 }
 
 static int ccm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
                       size_t inl)
 {
+    if (in == NULL)
+        return ccm_stream_final(vctx, out, outl, outsize);
     if (outsize < inl || !ccm_cipher_internal(vctx, out, outl, in, inl))
         return 0;
     *outl = inl;
@@ -274,7 +338,10 @@ static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (p != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz < 7 || sz > 13)
             return 0;
-        c->l = 15 - sz;
+        if (c->l != 15 - sz) { /* an IV of the old length is no IV (as 3.0.22) */
+            c->l = 15 - sz;
+            c->msg = MSG_NONE;
+        }
     }
     p = vgp_param(&f, VGP_PARAM_TLS1_AAD);
     if (p != NULL) {
@@ -327,12 +394,12 @@ static int ccm_get_ctx_params(void *vctx, OSSL_PARAM params[])
     p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         if (!c->enc || !c->tag_set || p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL ||
-            p->data_size != c->m)
+            p->data_size != c->done_m)
             return 0;
-        memcpy(p->data, c->tag, c->m);
-        p->return_size = c->m;
+        memcpy(p->data, c->tag, c->done_m);
+        p->return_size = c->done_m;
         c->tag_set = 0;
-        c->iv_set = 0;
+        c->msg = MSG_NONE;
         c->len_set = 0;
     }
     return 1;

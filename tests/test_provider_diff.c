@@ -489,6 +489,86 @@ static void siv_case(size_t keylen, EVP_CIPHER *cv, size_t len, const char *name
     free(got);
 }
 
+/* CCM: one message per IV set (the nonce-reuse bug of issue 31), step by step on vg and default. Each
+   step's verdict must be default's where default refuses; where default takes a second message under
+   the same IV (its own nonce reuse), vg must refuse, and the step says so. A second message with a new
+   IV, its length set, must give default's bytes. */
+static int ccm_step(EVP_CIPHER_CTX *ctx, int what, uint8_t *out, const uint8_t *in, size_t len, uint8_t *tag)
+{
+    int outl;
+    switch (what) {
+    case 0: return EVP_CipherUpdate(ctx, NULL, &outl, NULL, (int)len) > 0;     /* the length */
+    case 1: return EVP_CipherUpdate(ctx, NULL, &outl, in, (int)len) > 0;       /* AAD */
+    case 2: return EVP_CipherUpdate(ctx, out, &outl, in, (int)len) > 0;        /* data */
+    case 3: return EVP_CipherFinal_ex(ctx, out, &outl) > 0;
+    case 4: return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 8, tag) > 0;
+    case 5: return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 8, tag) > 0;
+    case 6: return EVP_CipherInit_ex2(ctx, NULL, NULL, NULL, -1, NULL) > 0;    /* init, all NULL */
+    default: return 0;
+    }
+}
+
+static void ccm_one_message_per_iv(EVP_CIPHER *cv, EVP_CIPHER *cd, const char *name)
+{
+    /* Each script: direction, then steps {what, length, want_vg, want_default} (-1: as default). */
+    static const struct {
+        const char *what;
+        int enc;
+        int steps[10][4];
+        int n;
+    } scripts[] = {
+        { "seal, then data again (no new IV)", 1, { { 0, 32, 1, 1 }, { 2, 32, 1, 1 }, { 2, 32, 0, 0 } }, 3 },
+        { "seal, then a 0-byte update", 1, { { 0, 32, 1, 1 }, { 2, 32, 1, 1 }, { 2, 0, 0, 1 } }, 3 },
+        { "seal, length again, data again", 1, { { 0, 32, 1, 1 }, { 2, 32, 1, 1 }, { 0, 32, 0, 1 }, { 2, 32, 0, 1 } }, 4 },
+        { "seal, Final, init(NULL...), a new message", 1,
+          { { 0, 16, 1, 1 }, { 2, 16, 1, 1 }, { 3, 0, 1, 1 }, { 6, 0, 1, 1 }, { 0, 16, 0, 1 }, { 2, 16, 0, 1 } }, 6 },
+        { "seal, Final, get tag, init(NULL...), a new message", 1,
+          { { 2, 16, 1, 1 }, { 3, 0, 1, 1 }, { 4, 0, 1, 1 }, { 6, 0, 1, 1 }, { 0, 16, 0, 0 }, { 2, 16, 0, 0 } }, 6 },
+        { "a data update of the wrong length, then Final", 1, { { 0, 32, 1, 1 }, { 2, 31, 0, 0 }, { 3, 0, 0, 0 } }, 3 },
+        { "a failed open, a new tag, the length again, data again", 0,
+          { { 5, 0, 1, 1 }, { 0, 32, 1, 1 }, { 2, 32, 0, 0 }, { 5, 1, 1, 1 }, { 0, 32, 0, 1 }, { 2, 32, 0, -1 } }, 6 },
+        { "a failed open, then Final", 0, { { 5, 0, 1, 1 }, { 2, 32, 0, 0 }, { 3, 0, 0, 0 } }, 3 },
+    };
+    uint8_t key[16] = { 1 }, iv[16] = { 2 }, pt[32] = { 4 }, good[32], goodtag[16];
+    EVP_CIPHER *cs[2] = { cv, cd };
+    int outl;
+
+    /* The message and its 8-byte tag, from default. */
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    CHECK(EVP_EncryptInit_ex2(c, cd, NULL, NULL, NULL) > 0 && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 8, NULL) > 0 &&
+              EVP_EncryptInit_ex2(c, NULL, key, iv, NULL) > 0 && EVP_EncryptUpdate(c, good, &outl, pt, 32) > 0 &&
+              EVP_EncryptFinal_ex(c, good, &outl) > 0 && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 8, goodtag) > 0,
+          "%s: default seals", name);
+    EVP_CIPHER_CTX_free(c);
+    for (size_t k = 0; k < sizeof scripts / sizeof scripts[0]; k++) {
+        uint8_t out[2][64];
+        for (int i = 0; i < 2; i++) {
+            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+            uint8_t tag[16];
+            memset(out[i], 0, sizeof out[i]);
+            CHECK(EVP_CipherInit_ex2(ctx, cs[i], NULL, NULL, scripts[k].enc, NULL) > 0 &&
+                      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 8, NULL) > 0 &&
+                      EVP_CipherInit_ex2(ctx, NULL, key, iv, scripts[k].enc, NULL) > 0,
+                  "%s: %s: set-up", name, scripts[k].what);
+            for (int j = 0; j < scripts[k].n; j++) {
+                const int *st = scripts[k].steps[j];
+                int what = st[0];
+                size_t len = (size_t)st[1];
+                memcpy(tag, goodtag, 16);
+                if (what == 5) /* the length field of a SET_TAG step: 0 a wrong tag, 1 the right one */
+                    tag[0] ^= (uint8_t)(len == 0);
+                int got = ccm_step(ctx, what, out[i], scripts[k].enc ? pt : good, len, tag);
+                int want = st[2 + i];
+                if (want >= 0)
+                    CHECK(got == want, "%s: %s: step %d: %s %d (want %d)", name, scripts[k].what, j,
+                          i ? "default" : "vg", got, want);
+            }
+            EVP_CIPHER_CTX_free(ctx);
+            ERR_clear_error();
+        }
+    }
+}
+
 /* The algorithm-level numbers EVP caches (mode, lengths, flags) must be the same. */
 static void same_constants(EVP_CIPHER *cv, EVP_CIPHER *cd, const char *name)
 {
@@ -824,6 +904,8 @@ int main(int argc, char **argv)
             num_values(cv, cd, algs[a].name);
         if (algs[a].fam == GCM)
             gcm_short_tags(cv, cd, algs[a].name);
+        if (algs[a].fam == CCM)
+            ccm_one_message_per_iv(cv, cd, algs[a].name);
         if (algs[a].fam == GCM || algs[a].fam == CCM) {
             tls_records(cv, cd, algs[a].fam == CCM, algs[a].keylen, algs[a].name);
             tls_aad_lengths(cv, cd, algs[a].fam == CCM, algs[a].keylen, algs[a].name);
