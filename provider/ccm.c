@@ -57,11 +57,18 @@ struct ccm_ctx {
     size_t tls_aad_pad;
     size_t key_l, key_m;  /* l and m when the key was set */
     size_t done_m;        /* sealing: the length of the tag in tag */
+    int done_enc;         /* the message run under the current IV was a seal */
     enum ccm_msg msg;     /* where the message under the current IV is */
-    int enc, key_set, tag_set, len_set;
+    /* tag_set: a tag is held, the caller's (opening) or the one sealed, as default's flag of that name
+       (which outlives a change of direction). tag_ok: the tag held is the last message's and may be
+       read: default reads its tag from its CBC-MAC state, which AAD, a failed message and an open
+       overwrite. */
+    int enc, key_set, tag_set, tag_ok, len_set;
     /* A message failed at its length: default's CCM state has then lost its tag length and flags and
        seals nothing with a tag again until the next key. vg, whose state is sound, refuses the same. */
     int broken;
+    /* A key was set after the length: the length must be set again before a message (as above). */
+    int need_len;
     unsigned char iv[16];
     unsigned char tag[16];
     unsigned char tls_aad[TLS_AAD_LEN];
@@ -133,6 +140,13 @@ static int ccm_init(struct ccm_ctx *c, const unsigned char *key, size_t keylen, 
             return 0;
         c->key_set = 1;
         c->broken = 0;
+        /* Default's key set-up starts its CCM state afresh, nonce included, while its length stays
+           "set": a message then runs under an all-zero nonce (empty) or fails and breaks the state.
+           vg asks for the length again (need_len, see ccm_run); the AAD given so far is dropped, as
+           default's CBC-MAC drops it. */
+        c->need_len = c->len_set;
+        c->tag_ok = 0; /* default reads its MAC state at the new key's tag length */
+        vgp_buf_clear(&c->aad);
         c->key_l = c->l;
         c->key_m = c->m;
     }
@@ -155,6 +169,7 @@ static void ccm_set_length(struct ccm_ctx *c, size_t mlen)
 {
     c->mlen = mlen;
     c->len_set = 1;
+    c->need_len = 0;
     vgp_buf_clear(&c->aad);
 }
 
@@ -168,12 +183,17 @@ static int ccm_store_aad(struct ccm_ctx *c, const unsigned char *aad, size_t len
 static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, const unsigned char *in,
                           size_t len)
 {
-    if (in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + c->m || c->l != c->key_l || c->m != c->key_m ||
-        c->broken)
+    if (in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + c->m)
         return 0;
     if (c->enc) /* the explicit IV is the record's sequence number, the start of the AAD */
         memcpy(out, c->tls_aad, TLS_EXPLICIT_IV_LEN);
+    /* Taken before the checks below, as default does: the IV read back after a refused record is the
+       record's. */
     memcpy(c->iv + TLS_FIXED_IV_LEN, in, TLS_EXPLICIT_IV_LEN);
+    if (c->l != c->key_l || c->m != c->key_m || c->broken) {
+        c->tag_ok = 0; /* default runs it, over its MAC state, and fails at the tag */
+        return 0;
+    }
     len -= TLS_EXPLICIT_IV_LEN + c->m;
     in += TLS_EXPLICIT_IV_LEN;
     out += TLS_EXPLICIT_IV_LEN;
@@ -181,6 +201,10 @@ static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, c
         if (vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->tls_aad, c->tls_aad_len, in, len, out, out + len,
                             c->m) != VG_OK)
             return 0;
+        /* the tag a GET_TAG reads now (default's is its CCM state's, the record's) */
+        memcpy(c->tag, out + len, c->m);
+        c->done_m = c->m;
+        c->tag_ok = 1;
         *outl = len + TLS_EXPLICIT_IV_LEN + c->m;
     } else {
         if (vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->tls_aad, c->tls_aad_len, in, len, in + len, c->m,
@@ -197,33 +221,52 @@ static int ccm_run(struct ccm_ctx *c, unsigned char *out, const unsigned char *i
     static unsigned char none;
     int rc;
 
-    if (c->l != c->key_l || c->m != c->key_m || c->broken)
-        return 0;
-    if (!c->len_set)
+    if (!c->len_set) {
+        if (c->l > c->key_l) /* a nonce shorter than the key's: default's nonce set-up refuses it */
+            return 0;
         ccm_set_length(c, len);
+    }
+    if (c->l != c->key_l || c->m != c->key_m || c->broken) {
+        c->tag_ok = 0; /* default runs it over its MAC state */
+        return 0;
+    }
     if (!c->enc && !c->tag_set) /* not run: the tag may still come */
         return 0;
+    if (c->need_len) {
+        /* default runs it under its zeroed nonce: a non-empty one fails there and breaks its state */
+        if (len != 0) {
+            c->msg = MSG_FAILED;
+            c->broken = 1;
+            c->tag_ok = 0;
+            c->mlen = SIZE_MAX;
+        }
+        return 0;
+    }
     /* From here the message has run, whatever its verdict. The length stays set, as in default,
        whose CCM state consumes it: a later message needs its own length (a data update alone is taken
        only if empty), and none at all after a wrong one until the length is set again. */
     c->msg = MSG_FAILED;
     if (len != c->mlen) {
-        /* default's CCM state is broken until the next key (see broken) */
+        /* default's CCM state is broken until the next key (see broken), its last tag lost */
         c->mlen = SIZE_MAX;
         c->broken = 1;
+        c->tag_ok = 0;
         return 0;
     }
     c->mlen = 0;
     if (in == NULL)
         in = out = &none;
+    c->done_enc = c->enc;
     if (c->enc) {
         rc = vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, out, c->tag, c->m);
-        c->tag_set = rc == VG_OK;
+        c->tag_set = c->tag_ok = rc == VG_OK;
         c->done_m = c->m;
     } else {
         rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, c->tag, c->m, out);
         c->tag_set = 0;
+        c->tag_ok = 0;
         c->len_set = rc != VG_OK; /* default forgets the length after an open that succeeds */
+        c->need_len &= c->len_set;
     }
     if (rc != VG_OK)
         return 0;
@@ -240,13 +283,22 @@ static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *ou
         return 0;
     if (c->tls_aad_len != UNSET)
         return ccm_tls_record(c, out, outl, in, len);
-    if (c->msg != MSG_READY)
+    if (c->msg != MSG_READY) {
+        /* Refused: one message per IV. Default, whose IV stays set after a seal or a failed open, runs
+           such an update and, its length field consumed, fails it and loses its tag length: a tag
+           read after it fails there, and so it does here. */
+        if (out != NULL && (c->msg == MSG_FAILED || (c->msg == MSG_DONE && c->enc)) && c->len_set &&
+            len != c->mlen && (c->enc || c->tag_set || c->msg == MSG_FAILED)) {
+            c->broken = 1;
+            c->tag_ok = 0; /* default's CBC-MAC state, which its tag is read from, is overwritten */
+        }
         return 0;
+    }
     if (out == NULL) {
         if (in == NULL) {
-            /* The length: refused with nonce or tag lengths other than the key's, as default's
-               set-up of the nonce refuses them (or, for a longer nonce, builds a non-CCM one). */
-            if (c->l != c->key_l || c->m != c->key_m)
+            /* The length: refused with a nonce shorter than the key's, as default's nonce set-up
+               refuses it. (Other lengths changed after the key refuse the message, in ccm_run.) */
+            if (c->l > c->key_l)
                 return 0;
             ccm_set_length(c, len);
         } else {
@@ -254,6 +306,8 @@ static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *ou
                 return 0;
             if (len > 0 && !ccm_store_aad(c, in, len))
                 return 0;
+            if (len > 0)
+                c->tag_ok = 0;
         }
     } else if (!ccm_run(c, out, in, len)) {
         return 0;
@@ -284,11 +338,14 @@ static int ccm_stream_final(void *vctx, unsigned char *out, size_t *outl, size_t
         return 0;
     /* A record is one in-place update, never a Final: with a header pending, 3.0.22's Final fails
        where it would have run a message (its IV still set, and no tag sealed yet). */
+    /* Default's IV stays set after a seal (until its tag is read) and after a failed message. */
+    int iv_held = c->msg == MSG_READY || c->msg == MSG_FAILED || (c->msg == MSG_DONE && c->done_enc);
     if (c->tls_aad_len != UNSET)
-        return (c->msg != MSG_READY && c->msg != MSG_FAILED) || (c->enc && c->tag_set);
+        return !iv_held || (c->enc && c->tag_set);
     if (c->msg == MSG_READY)
         return (c->enc && c->tag_set) || ccm_run(c, NULL, NULL, 0);
-    return c->msg != MSG_FAILED;
+    /* After a seal, a Final that decrypts would open a second message under the IV: refused. */
+    return c->msg != MSG_FAILED && !(c->msg == MSG_DONE && c->done_enc && !c->enc);
 }
 
 static int ccm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
@@ -393,14 +450,14 @@ static int ccm_get_ctx_params(void *vctx, OSSL_PARAM params[])
         return 0;
     p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
-        if (!c->enc || !c->tag_set || p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL ||
-            p->data_size != c->done_m)
+        if (!c->enc || !c->tag_set || !c->tag_ok || c->broken || p->data_type != OSSL_PARAM_OCTET_STRING ||
+            p->data == NULL || p->data_size != c->done_m)
             return 0;
         memcpy(p->data, c->tag, c->done_m);
         p->return_size = c->done_m;
-        c->tag_set = 0;
+        c->tag_set = c->tag_ok = 0;
         c->msg = MSG_NONE;
-        c->len_set = 0;
+        c->len_set = c->need_len = 0;
     }
     return 1;
 }

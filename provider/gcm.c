@@ -56,7 +56,6 @@ struct gcm_ctx {
     int enc;
     enum iv_state iv_state;
     int iv_gen;             /* a TLS fixed IV is set: explicit parts are generated/read */
-    int consumed;           /* the started message has taken AAD or data (its counter blocks are used) */
     unsigned char iv[GCM_IV_MAX];
     unsigned char tag[GCM_TAG_MAX];
     unsigned char tls_aad[TLS_AAD_LEN];
@@ -133,10 +132,10 @@ static int gcm_set_key(struct gcm_ctx *c, const unsigned char *key)
         c->key = kb;
     }
     /* A message under way is over: restarting it from its IV would run the counter blocks it has used
-       again (under the same key, if the caller set it again): one message per IV. A buffered IV not yet
-       used stays for the new key. */
+       again (under the same key, if the caller set it again): one message per IV. (Default 3.0 carries
+       on from a counter its key set-up zeroed.) A buffered IV not yet used stays for the new key. */
     if (c->iv_state == IV_STARTED)
-        c->iv_state = c->consumed ? IV_FINISHED : IV_BUFFERED;
+        c->iv_state = IV_FINISHED;
     c->tls_enc_records = 0;
     return 1;
 }
@@ -179,7 +178,6 @@ static int gcm_start(struct gcm_ctx *c)
     if (vg_aes_gcm_stream_init(&c->stream, &c->key->key, c->iv, c->ivlen) != VG_OK)
         return 0;
     c->iv_state = IV_STARTED;
-    c->consumed = 0;
     return 1;
 }
 
@@ -274,7 +272,6 @@ static int gcm_cipher_internal(struct gcm_ctx *c, unsigned char *out, size_t *ou
             rc = vg_aes_gcm_stream_decrypt(&c->stream, in, len, out);
         if (rc != VG_OK)
             return 0;
-        c->consumed = 1;
         *outl = len;
         return 1;
     }

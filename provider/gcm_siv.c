@@ -6,9 +6,14 @@
  * GCM-SIV cannot stream: the tag is computed over the whole plaintext before the first byte of
  * ciphertext. So, as in OpenSSL 3.2: a 12-byte nonce, AAD updates (any number, concatenated) before
  * one data update that seals or opens the whole message; Final handles an empty message when no data
- * update came. Sealing: the 16-byte tag is read after the data update. Opening: the 16-byte tag must
- * be set before the data update; a mismatch fails that update, with the output zeroed by vg, and
- * Final.
+ * update came. Sealing: the 16-byte tag is read after the data update; a tag set before it (OpenSSL
+ * 3.2's evp_test sets one, EVP_CTRL_AEAD_SET_TAG with 16 and NULL) is taken and ignored, as 3.2 does.
+ * Opening: the 16-byte tag must be set before the data update; a mismatch fails that update, with the
+ * output zeroed by vg, and Final.
+ *
+ * One message per IV set, as for GCM and CCM (docs/openssl-provider.md): OpenSSL 3.2 lets an init
+ * without an IV start another message under the same nonce; GCM-SIV survives that better than GCM
+ * (equal messages give equal ciphertexts, nothing more), but vg refuses it all the same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +33,7 @@ struct siv_ctx {
     struct vgp_buf aad; /* the message's AAD, gathered over the updates */
     size_t keylen;
     int enc, key_set, iv_set, done, verified;
+    int fresh; /* the IV was set since the last message: a message may run */
     int tag_set; /* opening: the caller's tag is in tag; sealing: the computed tag is */
     unsigned char iv[SIV_NONCE];
     unsigned char tag[SIV_TAG];
@@ -84,6 +90,7 @@ static int siv_init(struct siv_ctx *c, const unsigned char *key, size_t keylen, 
             return 0;
         memcpy(c->iv, iv, SIV_NONCE);
         c->iv_set = 1;
+        c->fresh = 1;
     }
     if (key != NULL) {
         if (keylen != c->keylen || vg_aes_gcm_siv_init(&c->key, key, keylen) != VG_OK)
@@ -118,13 +125,14 @@ static int siv_run(struct siv_ctx *c, const unsigned char *in, unsigned char *ou
 {
     int rc;
 
+    if (!c->fresh || (!c->enc && !c->tag_set)) /* not run: the tag may still come */
+        return 0;
     c->done = 1;
+    c->fresh = 0;
     if (c->enc) {
         rc = vg_aes_gcm_siv_seal(&c->key, c->iv, SIV_NONCE, c->aad.p, c->aad.len, in, len, out, c->tag, SIV_TAG);
         c->tag_set = rc == VG_OK;
     } else {
-        if (!c->tag_set)
-            return 0;
         rc = vg_aes_gcm_siv_open(&c->key, c->iv, SIV_NONCE, c->aad.p, c->aad.len, in, len, c->tag, SIV_TAG, out);
         c->verified = rc == VG_OK;
     }
@@ -140,7 +148,7 @@ static int siv_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     *outl = 0;
     if (inl == 0)
         return 1;
-    if (!c->key_set || !c->iv_set || c->done || in == NULL)
+    if (!c->key_set || !c->iv_set || !c->fresh || c->done || in == NULL)
         return 0;
     if (out == NULL)
         return vgp_buf_append(&c->aad, in, inl) ? (*outl = inl, 1) : 0;
@@ -184,10 +192,14 @@ static int siv_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     vgp_params_find(params, &f);
     p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size != SIV_TAG || c->enc)
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != SIV_TAG)
             return 0;
-        memcpy(c->tag, p->data, SIV_TAG);
-        c->tag_set = 1;
+        if (!c->enc) { /* sealing: taken and ignored, as OpenSSL 3.2 does */
+            if (p->data == NULL)
+                return 0;
+            memcpy(c->tag, p->data, SIV_TAG);
+            c->tag_set = 1;
+        }
     }
     p = vgp_param(&f, VGP_PARAM_KEYLEN);
     if (p != NULL) {

@@ -67,3 +67,10 @@ add_executable(provider_vectors_aes provider_vectors_aes.c provider_ecb_shim.c)
 target_link_libraries(provider_vectors_aes PRIVATE vg_vecfile vg_provider_test_common)
 add_dependencies(provider_vectors_aes vg_provider)
 vg_add_provider_test(NAME vectors_aes COMMAND provider_vectors_aes)
+
+# Random EVP call sequences (test_provider_seq.c): every call an AEAD context takes, in random order,
+# on vg and default in lock step; the places vg is deliberately stricter are named there.
+add_executable(test_provider_seq test_provider_seq.c)
+target_link_libraries(test_provider_seq PRIVATE vg_provider_test_common)
+add_dependencies(test_provider_seq vg_provider)
+vg_add_provider_test(NAME seq COMMAND test_provider_seq)
