@@ -64,13 +64,15 @@ struct ccm_ctx {
        read: default reads its tag from its CBC-MAC state, which AAD, a failed message and an open
        overwrite. */
     int enc, key_set, tag_set, tag_ok, len_set;
+    int tag_given; /* the caller set the tag in tag (and no open has used it) */
     /* A message failed at its length: default's CCM state has then lost its tag length and flags and
        seals nothing with a tag again until the next key. vg, whose state is sound, refuses the same. */
     int broken;
     /* A key was set after the length: the length must be set again before a message (as above). */
     int need_len;
     unsigned char iv[16];
-    unsigned char tag[16];
+    unsigned char tag[16];    /* the caller's, for opening */
+    unsigned char sealed[16]; /* the last message's, sealed */
     unsigned char tls_aad[TLS_AAD_LEN];
 };
 
@@ -202,7 +204,7 @@ static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, c
                             c->m) != VG_OK)
             return 0;
         /* the tag a GET_TAG reads now (default's is its CCM state's, the record's) */
-        memcpy(c->tag, out + len, c->m);
+        memcpy(c->sealed, out + len, c->m);
         c->done_m = c->m;
         c->tag_ok = 1;
         *outl = len + TLS_EXPLICIT_IV_LEN + c->m;
@@ -226,19 +228,23 @@ static int ccm_run(struct ccm_ctx *c, unsigned char *out, const unsigned char *i
             return 0;
         ccm_set_length(c, len);
     }
-    if (c->l != c->key_l || c->m != c->key_m || c->broken) {
+    if (c->broken) {
         c->tag_ok = 0; /* default runs it over its MAC state */
         return 0;
     }
     if (!c->enc && !c->tag_set) /* not run: the tag may still come */
         return 0;
-    if (c->need_len) {
-        /* default runs it under its zeroed nonce: a non-empty one fails there and breaks its state */
-        if (len != 0) {
+    /* Refused, but run by default: with lengths other than the key's (it seals a message whose tag it
+       cannot give, or fails an open at the tag), or, after a key set, under its zeroed nonce. A length
+       other than the one set breaks its state there, as below. */
+    if (c->l != c->key_l || c->m != c->key_m || c->need_len) {
+        c->tag_ok = 0;
+        if (len != (c->need_len ? 0 : c->mlen)) {
             c->msg = MSG_FAILED;
             c->broken = 1;
-            c->tag_ok = 0;
             c->mlen = SIZE_MAX;
+        } else if (!c->need_len) {
+            c->msg = MSG_FAILED;
         }
         return 0;
     }
@@ -258,11 +264,20 @@ static int ccm_run(struct ccm_ctx *c, unsigned char *out, const unsigned char *i
         in = out = &none;
     c->done_enc = c->enc;
     if (c->enc) {
-        rc = vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, out, c->tag, c->m);
+        rc = vg_aes_ccm_seal(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, out, c->sealed, c->m);
         c->tag_set = c->tag_ok = rc == VG_OK;
         c->done_m = c->m;
     } else {
-        rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, c->tag, c->m, out);
+        /* The tag held may be a sealed one (default's flag outlives a change of direction; default then
+           checks a buffer that never held it): only a tag the caller gave opens, else the open fails. */
+        if (c->tag_given) {
+            rc = vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->aad.p, c->aad.len, in, len, c->tag, c->m, out);
+        } else {
+            rc = VG_ERR_AUTH;
+            if (len > 0)
+                memset(out, 0, len);
+        }
+        c->tag_given = 0;
         c->tag_set = 0;
         c->tag_ok = 0;
         c->len_set = rc != VG_OK; /* default forgets the length after an open that succeeds */
@@ -387,6 +402,7 @@ static int ccm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             if (c->enc)
                 return 0;
             memcpy(c->tag, p->data, p->data_size);
+            c->tag_given = 1;
             c->tag_set = 1;
         }
         c->m = p->data_size;
@@ -453,7 +469,7 @@ static int ccm_get_ctx_params(void *vctx, OSSL_PARAM params[])
         if (!c->enc || !c->tag_set || !c->tag_ok || c->broken || p->data_type != OSSL_PARAM_OCTET_STRING ||
             p->data == NULL || p->data_size != c->done_m)
             return 0;
-        memcpy(p->data, c->tag, c->done_m);
+        memcpy(p->data, c->sealed, c->done_m);
         p->return_size = c->done_m;
         c->tag_set = c->tag_ok = 0;
         c->msg = MSG_NONE;
