@@ -74,3 +74,9 @@ add_executable(test_provider_seq test_provider_seq.c)
 target_link_libraries(test_provider_seq PRIVATE vg_provider_test_common)
 add_dependencies(test_provider_seq vg_provider)
 vg_add_provider_test(NAME seq COMMAND test_provider_seq)
+# OpenSSL's own evp_test vectors for AES-GCM-SIV (tests/vectors/openssl/, OpenSSL 3.5.5's
+# evpciph_aes_gcm_siv.txt), with the calls evp_test makes (provider_vectors_evp.c).
+add_executable(provider_vectors_evp provider_vectors_evp.c)
+target_link_libraries(provider_vectors_evp PRIVATE vg_provider_test_common)
+add_dependencies(provider_vectors_evp vg_provider)
+vg_add_provider_test(NAME vectors_evp COMMAND provider_vectors_evp)
