@@ -72,7 +72,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         files[dist_info + "/METADATA"] = (
             "Metadata-Version: 2.1\nName: vg\nVersion: %s\n"
             "Summary: AES-GCM, AES-GCM-SIV and AES-CCM for Python over vg (cryptography-compatible API)\n"
-            "License: Apache-2.0 OR BSD-3-Clause\nRequires-Python: >=3.8\n" % version
+            "License: Apache-2.0 OR BSD-3-Clause\nRequires-Python: >=3.9\n" % version
         ).encode()
         files[dist_info + "/WHEEL"] = (
             "Wheel-Version: 1.0\nGenerator: vg _vg_build\nRoot-Is-Purelib: false\nTag: %s\n" % tag

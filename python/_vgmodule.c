@@ -13,6 +13,12 @@
  *   decrypt: arguments converted -> nonce length -> data shorter than the tag (InvalidTag) -> CCM: data
  *            too long for the nonce -> buffer size -> AAD over 2**31 - 1 bytes.
  *
+ * One module object per interpreter (PEP 489 multi-phase init): the classes are heap types made by the
+ * module's exec slot, and everything that is a Python object (InvalidTag, os.urandom) lives in the
+ * module's state, reached from a method through its type. A process-global PyObject * would be the
+ * first interpreter's object in every other one: there, `except InvalidTag` would not catch vg's forgery
+ * error (mod_wsgi runs each application in a sub-interpreter).
+ *
  * Speed: the methods are METH_FASTCALL, arguments are parsed here without PyArg_* format strings,
  * bytes objects are read directly (no buffer view), the key schedule is set up once in the object, and
  * the GIL is released around the vg call only for inputs of VG_PY_NOGIL_MIN_* bytes or more (below
@@ -44,9 +50,36 @@
 /* cryptography's limit for data and associated data, in bytes. */
 #define VG_PY_MAX_LEN ((Py_ssize_t)0x7fffffff)
 
-static PyObject *InvalidTag;   /* cryptography.exceptions.InvalidTag, or vg's own (vg._exceptions) */
-static PyObject *os_urandom;   /* os.urandom, for generate_key */
-static int gcm_siv_192;        /* does this vg accept 24-byte GCM-SIV keys? probed at import */
+/* Per interpreter: the module's state. The classes find it through PyType_GetModuleState. */
+typedef struct {
+    PyObject *invalid_tag;   /* this interpreter's vg._exceptions.InvalidTag (cryptography's, or vg's own) */
+    PyObject *urandom;       /* this interpreter's os.urandom, for generate_key */
+    int gcm_siv_192;         /* does this vg accept 24-byte GCM-SIV keys? asked of the library at import */
+} module_state;
+
+/* Only ever called on the error paths, so the hot path pays nothing for the per-interpreter lookup. */
+static void set_invalid_tag(PyTypeObject *type)
+{
+    module_state *st = PyType_GetModuleState(type);
+    if (st && st->invalid_tag)
+        PyErr_SetNone(st->invalid_tag);
+    else if (!PyErr_Occurred()) /* the module was torn down under a live key object */
+        PyErr_SetString(PyExc_RuntimeError, "vg: the vg._vg module of this key object is gone");
+}
+
+/* Zeroes memory the compiler would otherwise see as dead before free() and drop the stores (as vg's
+   own vg_wipe does; vg.h has no public wipe for plain buffers). */
+static void wipe(void *p, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory"); /* the zeroes may be read by code it cannot see */
+#else
+    volatile uint8_t *v = p;
+    while (n--)
+        *v++ = 0;
+#endif
+}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* The three classes, as a table the methods are written once over.                              */
@@ -217,8 +250,13 @@ static int parse_tuple_dict(const char *fname, const char *const *names, Py_ssiz
 }
 
 /* A byte buffer argument: bytes are read in place; anything else through a buffer view, held until
-   buffer_release. Accepted like cryptography: any contiguous buffer of 1-byte unsigned or char
-   items ('B' or 'c' format), read-only unless writable is asked for. */
+   buffer_release. What is accepted, and the exception for what is not, follow cryptography 48, whose
+   Rust code takes buffers through PyO3 (probed: docs/python.md lists every case):
+     1. the object must export a buffer with PyBUF_FULL_RO (any failure, e.g. a released memoryview,
+        is the TypeError "Cannot convert"), with a shape and strides (so 0-dimensional memoryviews
+        and ctypes objects, which export no strides, are refused), of 1-byte items 'B' or 'c';
+     2. buf must be writable (TypeError), checked before
+     3. contiguity (BufferError), so a read-only non-contiguous buf is a TypeError. */
 typedef struct {
     uint8_t *p;
     Py_ssize_t len;
@@ -234,12 +272,23 @@ static void buffer_release(buffer *b)
     }
 }
 
+/* PyO3's test for u8 items: "B" or "c", alone or after a byte-order mark that it takes as the native
+   order: '@', '=' and '>' (and '!' on a big-endian CPU); so on x86-64 "<B" (ctypes' format, what a
+   memoryview of a ctypes array carries) is refused, ">B" accepted. Byte order means nothing for
+   single bytes; the rule is kept because cryptography 48 keeps it. */
 static int byte_format(const char *f)
 {
     if (f == NULL)
         return 1;
-    if (*f == '@' || *f == '=' || *f == '<' || *f == '>' || *f == '!')
+    if (f[0] != '\0' && f[1] != '\0') {
+        int native = f[0] == '@' || f[0] == '=' || f[0] == '>';
+#if PY_BIG_ENDIAN
+        native = native || f[0] == '!';
+#endif
+        if (!native)
+            return 0;
         f++;
+    }
     return (f[0] == 'B' || f[0] == 'c') && f[1] == '\0';
 }
 
@@ -262,21 +311,24 @@ static int buffer_get(buffer *b, PyObject *obj, const char *prefix, int writable
     }
     if (!PyObject_CheckBuffer(obj))
         return cannot_convert(prefix, obj);
-    if (PyObject_GetBuffer(obj, &b->view, PyBUF_RECORDS_RO) != 0)
-        return -1;
-    b->has_view = 1;
-    if (b->view.itemsize != 1 || !byte_format(b->view.format)) {
-        buffer_release(b);
+    if (PyObject_GetBuffer(obj, &b->view, PyBUF_FULL_RO) != 0) {
+        PyErr_Clear(); /* cryptography reports every export failure as this TypeError */
         return cannot_convert(prefix, obj);
     }
-    if (!PyBuffer_IsContiguous(&b->view, 'C')) {
+    b->has_view = 1;
+    if (b->view.shape == NULL || b->view.strides == NULL || b->view.itemsize != 1 ||
+        !byte_format(b->view.format)) {
         buffer_release(b);
-        PyErr_SetString(PyExc_BufferError, "Buffer is not contiguous.");
-        return -1;
+        return cannot_convert(prefix, obj);
     }
     if (writable && b->view.readonly) {
         buffer_release(b);
         PyErr_Format(PyExc_TypeError, "%sBuffer is not writable.", prefix);
+        return -1;
+    }
+    if (!PyBuffer_IsContiguous(&b->view, 'C')) {
+        buffer_release(b);
+        PyErr_SetString(PyExc_BufferError, "Buffer is not contiguous.");
         return -1;
     }
     b->p = b->view.buf;
@@ -316,7 +368,12 @@ static PyObject *aead_new_common(PyTypeObject *type, const aead_class *cls, PyOb
         PyErr_SetString(PyExc_ValueError, cls->key_error);
         return NULL;
     }
-    if (cls->kind == KIND_GCM_SIV && key.len == 24 && !gcm_siv_192) {
+    module_state *st = PyType_GetModuleState(type);
+    if (!st) {
+        buffer_release(&key);
+        return NULL;
+    }
+    if (cls->kind == KIND_GCM_SIV && key.len == 24 && !st->gcm_siv_192) {
         buffer_release(&key);
         PyErr_SetString(PyExc_NotImplementedError, "AES-192-GCM-SIV is not supported by this vg build yet");
         return NULL;
@@ -395,9 +452,11 @@ static PyObject *ccm_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 
 static void aead_dealloc(AeadObject *self)
 {
+    PyTypeObject *type = Py_TYPE(self);
     if (self->cls) /* NULL: the key was never set up (tp_alloc zeroed it) */
         self->cls->wipe(&self->key);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    type->tp_free((PyObject *)self);
+    Py_DECREF(type); /* an instance of a heap type holds a reference to it */
 }
 
 static PyObject *generate_key(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -415,7 +474,10 @@ static PyObject *generate_key(PyObject *cls, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "bit_length must be 128, 192, or 256");
         return NULL;
     }
-    return PyObject_CallFunction(os_urandom, "n", (Py_ssize_t)(bits / 8));
+    module_state *st = PyType_GetModuleState((PyTypeObject *)cls);
+    if (!st)
+        return NULL;
+    return PyObject_CallFunction(st->urandom, "n", (Py_ssize_t)(bits / 8));
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -499,7 +561,7 @@ static PyObject *aead_call(AeadObject *self, PyObject *const *args, Py_ssize_t n
             goto out;
         }
         if ((size_t)data.len < self->tag_len) {
-            PyErr_SetNone(InvalidTag);
+            set_invalid_tag(Py_TYPE(self));
             goto out;
         }
         out_len = data.len - (Py_ssize_t)self->tag_len;
@@ -556,7 +618,7 @@ static PyObject *aead_call(AeadObject *self, PyObject *const *args, Py_ssize_t n
     if (rc != VG_OK) {
         Py_CLEAR(result);
         if (rc == VG_ERR_AUTH || (decrypt && rc == VG_ERR_LENGTH))
-            PyErr_SetNone(InvalidTag); /* a failed open has zeroed the output */
+            set_invalid_tag(Py_TYPE(self)); /* a failed open has zeroed the output */
         else if (rc == VG_ERR_LENGTH && cls->kind == KIND_CCM)
             PyErr_SetString(PyExc_ValueError, "Data too long for nonce");
         else if (rc == VG_ERR_LENGTH)
@@ -573,7 +635,10 @@ static PyObject *aead_call(AeadObject *self, PyObject *const *args, Py_ssize_t n
         result = PyLong_FromSsize_t(out_len);
 
 out:
-    PyMem_Free(copy);
+    if (copy) { /* it holds the caller's plaintext (encrypt_into): not left in freed memory */
+        wipe(copy, (size_t)data.len);
+        PyMem_Free(copy);
+    }
     buffer_release(&buf);
     buffer_release(&aad);
     buffer_release(&data);
@@ -613,22 +678,31 @@ static PyMethodDef aead_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-#define AEAD_TYPE(var, tname, newfn, keytype, doc)                                  \
-    static PyTypeObject var = {                                                     \
-        PyVarObject_HEAD_INIT(NULL, 0)                                              \
-        .tp_name = "vg.aead." tname,                                                \
-        .tp_basicsize = offsetof(AeadObject, key) + sizeof(keytype),                \
-        .tp_dealloc = (destructor)aead_dealloc,                                     \
-        .tp_flags = Py_TPFLAGS_DEFAULT,                                             \
-        .tp_doc = PyDoc_STR(doc),                                                   \
-        .tp_methods = aead_methods,                                                 \
-        .tp_new = newfn,                                                            \
+/* Heap types, made per interpreter by the module's exec slot (so each can find its module's state).
+   Without Py_TPFLAGS_BASETYPE they cannot be subclassed, as cryptography's cannot; immutable (3.10+)
+   as the static types of vg 0.2 were. */
+#ifdef Py_TPFLAGS_IMMUTABLETYPE
+#define AEAD_FLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE)
+#else
+#define AEAD_FLAGS Py_TPFLAGS_DEFAULT
+#endif
+#define AEAD_SPEC(var, tname, newfn, keytype, doc)                                  \
+    static PyType_Slot var##_slots[] = {                                            \
+        {Py_tp_dealloc, (void *)aead_dealloc},                                      \
+        {Py_tp_doc, (void *)PyDoc_STR(doc)},                                        \
+        {Py_tp_methods, aead_methods},                                              \
+        {Py_tp_new, (void *)newfn},                                                 \
+        {0, NULL},                                                                  \
+    };                                                                              \
+    static PyType_Spec var = {                                                      \
+        "vg.aead." tname, (int)(offsetof(AeadObject, key) + sizeof(keytype)), 0,    \
+        AEAD_FLAGS, var##_slots,                                                    \
     }
-AEAD_TYPE(GcmType, "AESGCM", gcm_new, vg_aes_gcm_key,
+AEAD_SPEC(gcm_spec, "AESGCM", gcm_new, vg_aes_gcm_key,
           "AESGCM(key)\n--\n\nAES-GCM (SP 800-38D) with vg: 16-, 24- or 32-byte keys, 8..128-byte nonces, 16-byte tags.");
-AEAD_TYPE(SivType, "AESGCMSIV", siv_new, vg_aes_gcm_siv_key,
+AEAD_SPEC(siv_spec, "AESGCMSIV", siv_new, vg_aes_gcm_siv_key,
           "AESGCMSIV(key)\n--\n\nAES-GCM-SIV (RFC 8452) with vg: 12-byte nonces, 16-byte tags.");
-AEAD_TYPE(CcmType, "AESCCM", ccm_new, vg_aes_ccm_key,
+AEAD_SPEC(ccm_spec, "AESCCM", ccm_new, vg_aes_ccm_key,
           "AESCCM(key, tag_length=16)\n--\n\nAES-CCM (SP 800-38C) with vg: 7..13-byte nonces, even tags of 4..16 bytes.");
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -669,22 +743,18 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef vg_module = {
-    PyModuleDef_HEAD_INIT, "vg._vg", "vg's CPython extension (use vg and vg.aead).", -1, module_methods,
-    NULL, NULL, NULL, NULL,
-};
-
-/* Does vg_aes_gcm_siv_init take a 24-byte key? Asked of the library, not assumed. */
+/* Does vg_aes_gcm_siv_init take a 24-byte key? Asked of the library, not assumed. (A local key: no
+   mutable static is shared between interpreters.) */
 static int probe_gcm_siv_192(void)
 {
-    static vg_aes_gcm_siv_key k;
+    vg_aes_gcm_siv_key k;
     static const uint8_t zero[24];
     int rc = vg_aes_gcm_siv_init(&k, zero, sizeof zero);
     vg_aes_gcm_siv_key_wipe(&k);
     return rc == VG_OK;
 }
 
-/* PyModule_AddObjectRef is 3.10+; this keeps the reference as it does on every version (>= 3.8). */
+/* PyModule_AddObjectRef is 3.10+; this keeps the reference as it does on every version (>= 3.9). */
 static int add_object(PyObject *m, const char *name, PyObject *value)
 {
     Py_INCREF(value);
@@ -695,43 +765,104 @@ static int add_object(PyObject *m, const char *name, PyObject *value)
     return 0;
 }
 
-PyMODINIT_FUNC PyInit__vg(void)
+static PyObject *import_attr(const char *module, const char *name)
 {
-    PyObject *m = NULL, *exc_mod = NULL, *os_mod = NULL;
-    if (PyType_Ready(&GcmType) < 0 || PyType_Ready(&SivType) < 0 || PyType_Ready(&CcmType) < 0)
+    PyObject *mod = PyImport_ImportModule(module);
+    if (!mod)
         return NULL;
-    exc_mod = PyImport_ImportModule("vg._exceptions");
-    if (!exc_mod)
-        goto fail;
-    Py_XSETREF(InvalidTag, PyObject_GetAttrString(exc_mod, "InvalidTag"));
-    if (!InvalidTag)
-        goto fail;
-    os_mod = PyImport_ImportModule("os");
-    if (!os_mod)
-        goto fail;
-    Py_XSETREF(os_urandom, PyObject_GetAttrString(os_mod, "urandom"));
-    if (!os_urandom)
-        goto fail;
-    gcm_siv_192 = probe_gcm_siv_192();
+    PyObject *value = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
+    return value;
+}
 
-    m = PyModule_Create(&vg_module);
-    if (!m)
-        goto fail;
-    if (add_object(m, "AESGCM", (PyObject *)&GcmType) < 0 ||
-        add_object(m, "AESGCMSIV", (PyObject *)&SivType) < 0 ||
-        add_object(m, "AESCCM", (PyObject *)&CcmType) < 0 ||
-        add_object(m, "InvalidTag", InvalidTag) < 0 ||
+static int add_type(PyObject *m, PyType_Spec *spec)
+{
+    PyObject *type = PyType_FromModuleAndSpec(m, spec, NULL);
+    if (!type)
+        return -1;
+    int rc = add_object(m, strrchr(spec->name, '.') + 1, type);
+    Py_DECREF(type);
+    return rc;
+}
+
+/* VG_IMPL as the library read it, if the library ignored it (vg_impl_env_status), else None: the
+   package (vg/__init__.py) turns it into a warning, since the library itself prints nothing. */
+static PyObject *impl_env_ignored(void)
+{
+    const char *value = vg_impl_env_status() == VG_ERR_UNSUPPORTED ? getenv("VG_IMPL") : NULL;
+    if (!value)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeFSDefault(value);
+}
+
+/* Runs once per interpreter that imports vg._vg. */
+static int vg_exec(PyObject *m)
+{
+    module_state *st = PyModule_GetState(m);
+    st->invalid_tag = import_attr("vg._exceptions", "InvalidTag");
+    if (!st->invalid_tag)
+        return -1;
+    st->urandom = import_attr("os", "urandom");
+    if (!st->urandom)
+        return -1;
+    st->gcm_siv_192 = probe_gcm_siv_192();
+    PyObject *ignored = impl_env_ignored();
+    if (!ignored)
+        return -1;
+    int rc = add_object(m, "impl_env_ignored", ignored);
+    Py_DECREF(ignored);
+    if (rc < 0 || add_type(m, &gcm_spec) < 0 || add_type(m, &siv_spec) < 0 || add_type(m, &ccm_spec) < 0 ||
+        add_object(m, "InvalidTag", st->invalid_tag) < 0 ||
         PyModule_AddStringConstant(m, "vg_version", vg_version()) < 0 ||
-        PyModule_AddIntConstant(m, "gcm_siv_192", gcm_siv_192) < 0 ||
+        PyModule_AddIntConstant(m, "gcm_siv_192", st->gcm_siv_192) < 0 ||
         PyModule_AddIntConstant(m, "nogil_min_gcm", VG_PY_NOGIL_MIN_GCM) < 0 ||
         PyModule_AddIntConstant(m, "nogil_min_ccm", VG_PY_NOGIL_MIN_CCM) < 0)
-        goto fail;
-    Py_DECREF(exc_mod);
-    Py_DECREF(os_mod);
-    return m;
-fail:
-    Py_XDECREF(m);
-    Py_XDECREF(exc_mod);
-    Py_XDECREF(os_mod);
-    return NULL;
+        return -1;
+    return 0;
+}
+
+static int vg_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    module_state *st = PyModule_GetState(m);
+    if (!st)
+        return 0;
+    Py_VISIT(st->invalid_tag);
+    Py_VISIT(st->urandom);
+    return 0;
+}
+
+static int vg_clear(PyObject *m)
+{
+    module_state *st = PyModule_GetState(m);
+    if (!st)
+        return 0;
+    Py_CLEAR(st->invalid_tag);
+    Py_CLEAR(st->urandom);
+    return 0;
+}
+
+static void vg_free(void *m)
+{
+    vg_clear((PyObject *)m);
+}
+
+static PyModuleDef_Slot vg_slots[] = {
+    {Py_mod_exec, (void *)vg_exec},
+#ifdef Py_mod_multiple_interpreters
+    /* 3.12+: interpreters with their own GIL may import it too. They share no Python object (all are
+       in the module state) and no mutable C state of this file; vg's own (the implementation choice,
+       the availability cache) is atomic, as it must be already for calls made with the GIL released. */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef vg_module = {
+    PyModuleDef_HEAD_INIT, "vg._vg", "vg's CPython extension (use vg and vg.aead).", sizeof(module_state),
+    module_methods, vg_slots, vg_traverse, vg_clear, vg_free,
+};
+
+PyMODINIT_FUNC PyInit__vg(void)
+{
+    return PyModuleDef_Init(&vg_module);
 }

@@ -96,6 +96,6 @@ setup(
     license="Apache-2.0 OR BSD-3-Clause",
     packages=["vg"],
     ext_modules=[ext],
-    python_requires=">=3.8",
+    python_requires=">=3.9",
     zip_safe=False,
 )
