@@ -5,13 +5,13 @@
 #   target_link_libraries(app PRIVATE vg::vg)
 #
 # Targets (each brings the include directory with it):
-#   vg::vg_shared  libvg.so.0
+#   vg::vg_shared  libvg.so.1 (SONAME; the file is libvg.so.1.<minor>.<patch>)
 #   vg::vg_static  libvg.a (needs nothing else: no threads library, no libatomic)
 #   vg::vg         vg::vg_shared; vg::vg_static if VG_USE_STATIC_LIBS is true when find_package runs,
 #                  or if only the static library is installed
 #
 # A program linked to the shared library finds it at run time through the RUNPATH CMake writes into
-# it in its build tree (the directory of libvg.so.0). `cmake --install` of that program removes that
+# it in its build tree (the directory of libvg.so.1). `cmake --install` of that program removes that
 # RUNPATH unless told otherwise: install vg where the dynamic loader looks (/usr/lib, or /usr/local/lib
 # and run ldconfig), or set CMAKE_INSTALL_RPATH_USE_LINK_PATH ON (or INSTALL_RPATH) in the program's
 # project, or link vg::vg_static.

@@ -16,6 +16,8 @@
 # The shared programs run with LD_LIBRARY_PATH unset: they find libvg.so.1 through the RUNPATH CMake
 # writes into a program in its build tree for each imported shared library outside the system
 # directories, and the test checks that RUNPATH names the moved prefix.
+# BUILD_DIR is a build tree of the tests' own (tests/suite.cmake's install.tree), never the user's:
+# `cmake --install` rewrites the install_manifest.txt of the tree it installs.
 # EXTRA_CFLAGS are what the library was built with that a program linking it must share (the
 # sanitizer flags of a VG_SANITIZE/VG_MSAN build), as in check_install.sh; they go into the consumer's
 # CMAKE_C_FLAGS and CMAKE_EXE_LINKER_FLAGS. The consumer is compiled with -Wall -Wextra -Werror

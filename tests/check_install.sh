@@ -6,7 +6,14 @@
 # small program against it with nothing but `pkg-config --cflags --libs vg` (PKG_CONFIG_PATH pointing
 # into the prefix), links it once against the shared library and once against the static one, runs
 # both, and checks the answer (GCM test case 2 of McGrew & Viega's GCM specification: AES-128 with the
-# zero key, zero 96-bit IV, one zero block).
+# zero key, zero 96-bit IV, one zero block). Also: the shared library is the file
+# libvg.so.<SONAME number>.<minor>.<patch> with SONAME libvg.so.1, behind the symlinks libvg.so.1 and
+# libvg.so; vg.pc gives a clean -I and -L (the prefix's own paths, no "..", for an install with --prefix
+# and for one staged under DESTDIR, where it names the final prefix); and a prefix moved after
+# installing is found again with `pkg-config --define-prefix` (vg.pc itself names the prefix it was
+# installed under).
+# BUILD_DIR is a build tree of the tests' own (tests/suite.cmake's install.tree), never the user's:
+# `cmake --install` rewrites the install_manifest.txt of the tree it installs.
 # EXTRA_CFLAGS are what the library was built with that a program linking it must share (the
 # sanitizer flags of a VG_SANITIZE/VG_MSAN build).
 # Exit 0 pass, 1 fail, 77 skipped (only when cross-compiling: the program could not run here).
@@ -37,20 +44,47 @@ pc=$(find "$prefix" -name vg.pc | head -n 1)
 [ -f "$prefix/include/vg.h" ] || fail "vg.h not installed in $prefix/include"
 PKG_CONFIG_PATH=$(dirname "$pc")
 export PKG_CONFIG_PATH
-# vg.pc derives its prefix from its own location (${pcfiledir}), so installing elsewhere with
-# --prefix must still give paths inside that prefix: no --define-variable here.
+# vg.pc names the prefix given to `cmake --install` (it is written at install time): the paths must be
+# inside that prefix, and clean. No --define-variable here.
 pkg="pkg-config"
 $pkg --exists vg || fail "pkg-config does not find vg"
-cflags=$($pkg --cflags vg) || fail "pkg-config --cflags"
+# (pkgconf ends each list with a space: dropped, to compare)
+cflags=$($pkg --cflags vg | sed 's/ *$//')
 libs=$($pkg --libs vg) || fail "pkg-config --libs"
-libs_L=$($pkg --libs-only-L vg)
+libs_L=$($pkg --libs-only-L vg | sed 's/ *$//')
 libs_l=$($pkg --libs-only-l vg)
 libdir=$($pkg --variable=libdir vg)
-echo "pkg-config: cflags '$cflags' libs '$libs' (version $($pkg --modversion vg))"
+version=$($pkg --modversion vg)
+echo "pkg-config: cflags '$cflags' libs '$libs' (version $version)"
 case "$libdir" in "$prefix"/*) ;; *) fail "libdir $libdir is outside the install prefix" ;; esac
+# vg.pc used to compute its prefix as ${pcfiledir}/../.., which pkg-config printed as such
+# (-I<prefix>/lib/pkgconfig/../../include): what a user reads and pastes must be the plain path.
+[ "$cflags" = "-I$prefix/include" ] || fail "pkg-config --cflags gives '$cflags', want '-I$prefix/include'"
+[ "$libs_L" = "-L$libdir" ] || fail "pkg-config --libs-only-L gives '$libs_L', want '-L$libdir'"
+case "$libdir" in *..*|*//*|*/) fail "libdir $libdir is not a clean path" ;; esac
 [ -f "$libdir/libvg.a" ] || fail "libvg.a not in $libdir"
 [ -e "$libdir/libvg.so.1" ] || fail "libvg.so.1 not in $libdir"
 [ -e "$libdir/libvg.so" ] || fail "libvg.so (link-time name) not in $libdir"
+
+echo "== the shared library's names"
+# The convention: SONAME libvg.so.N (N counts ABI breaks, docs/api-abi.md), the file
+# libvg.so.N.<minor>.<patch> (not the project's version: 0.2.0 once gave libvg.so.0.2.0 with SONAME
+# libvg.so.1, a file name that said ABI 0), libvg.so.N and libvg.so symlinks to it.
+soname=$(readelf -d "$libdir/libvg.so.1" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+[ "$soname" = "libvg.so.1" ] || fail "SONAME is '$soname', want libvg.so.1"
+minor=${version#*.}
+patch=${minor#*.}
+minor=${minor%%.*}
+want="$soname.$minor.$patch"
+if [ ! -f "$libdir/$want" ] || [ -L "$libdir/$want" ]; then
+    fail "the library file is not $want:" "$libdir"/libvg.so*
+fi
+for link in libvg.so.1 libvg.so; do
+    if [ ! -L "$libdir/$link" ] || [ "$(readlink -f "$libdir/$link")" != "$(readlink -f "$libdir/$want")" ]; then
+        fail "$link is not a symlink to $want"
+    fi
+done
+echo "SONAME $soname, file $want"
 
 cat > "$tmp/prog.c" <<'PROG'
 #include <stdio.h>
@@ -94,6 +128,26 @@ $cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$tmp/prog.c" -o "$tmp/prog_st
     $libs_L -Wl,-Bstatic $libs_l -Wl,-Bdynamic || fail "compiling against the static library"
 if readelf -d "$tmp/prog_static" | grep -q 'NEEDED.*libvg'; then fail "prog_static needs libvg dynamically"; fi
 "$tmp/prog_static" || fail "prog_static failed"
+
+echo "== DESTDIR"
+# A package build stages the files under DESTDIR: vg.pc must name the final prefix, without DESTDIR.
+DESTDIR="$tmp/root" "$cmake" --install "$build" --prefix /opt/vg > "$tmp/destdir.log" 2>&1 \
+    || { cat "$tmp/destdir.log"; fail "cmake --install with DESTDIR"; }
+staged=$(find "$tmp/root" -name vg.pc | head -n 1)
+[ -n "$staged" ] || fail "no vg.pc under DESTDIR"
+staged_cflags=$(PKG_CONFIG_PATH=$(dirname "$staged") $pkg --cflags vg | sed 's/ *$//')
+[ "$staged_cflags" = "-I/opt/vg/include" ] || fail "staged vg.pc gives '$staged_cflags', want '-I/opt/vg/include'"
+echo "DESTDIR=$tmp/root --prefix /opt/vg: $staged_cflags"
+
+echo "== moved prefix"
+# vg.pc names the prefix it was installed under, so a moved tree needs pkg-config to recompute it
+# from the file's place: --define-prefix (pkgconf, Debian's pkg-config). The CMake package is
+# relocatable by itself (check_consumer.sh).
+mv "$prefix" "$tmp/moved" || fail "moving the prefix"
+moved_cflags=$(PKG_CONFIG_PATH="$tmp/moved${PKG_CONFIG_PATH#"$prefix"}" $pkg --define-prefix --cflags vg |
+               sed 's/ *$//')
+[ "$moved_cflags" = "-I$tmp/moved/include" ] || fail "moved: --define-prefix gives '$moved_cflags'"
+echo "moved to $tmp/moved: pkg-config --define-prefix --cflags vg: $moved_cflags"
 
 echo "PASS"
 exit 0
