@@ -54,6 +54,12 @@ struct vgp_instance {
 };
 
 #define VGP_PARAM_CIPHER_OPS_NAME "vg-cipher-ops"
+/* What became of VG_IMPL in this process: vg_impl_env_status(), VG_OK (0: unset, or it names an
+   implementation this CPU runs) or VG_ERR_UNSUPPORTED (it names one this vg does not know or this CPU
+   cannot run, and was ignored). vg itself says nothing in that case, and neither can a provider (it has
+   no channel to the application but its parameters), so vg-provider-check reads this and warns. Not in
+   the enum vgp_param walk: only the provider's get_params takes it, which is not on a hot path. */
+#define VGP_PARAM_IMPL_ENV_STATUS_NAME "vg-impl-env-status"
 
 static const OSSL_PARAM vgp_param_types[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
@@ -61,6 +67,7 @@ static const OSSL_PARAM vgp_param_types[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
     OSSL_PARAM_DEFN(VGP_PARAM_CIPHER_OPS_NAME, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(VGP_PARAM_IMPL_ENV_STATUS_NAME, OSSL_PARAM_INTEGER, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -91,6 +98,9 @@ static int vgp_get_params(void *provctx, OSSL_PARAM params[])
         return 0;
     q = vgp_param(&f, VGP_PARAM_CIPHER_OPS);
     if (q != NULL && !OSSL_PARAM_set_uint64(q, atomic_load_explicit(&p->cipher_ops, memory_order_relaxed)))
+        return 0;
+    q = OSSL_PARAM_locate(params, VGP_PARAM_IMPL_ENV_STATUS_NAME);
+    if (q != NULL && !OSSL_PARAM_set_int(q, vg_impl_env_status()))
         return 0;
     return 1;
 }
