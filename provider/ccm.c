@@ -209,6 +209,7 @@ static int ccm_tls_record(struct ccm_ctx *c, unsigned char *out, size_t *outl, c
         c->tag_ok = 1;
         *outl = len + TLS_EXPLICIT_IV_LEN + c->m;
     } else {
+        c->tag_ok = 0; /* default's CBC-MAC state now holds this record's */
         if (vg_aes_ccm_open(&c->key, c->iv, ccm_ivlen(c), c->tls_aad, c->tls_aad_len, in, len, in + len, c->m,
                             out) != VG_OK)
             return 0;
@@ -352,8 +353,8 @@ static int ccm_stream_final(void *vctx, unsigned char *out, size_t *outl, size_t
     if (!c->key_set)
         return 0;
     /* A record is one in-place update, never a Final: with a header pending, 3.0.22's Final fails
-       where it would have run a message (its IV still set, and no tag sealed yet). */
-    /* Default's IV stays set after a seal (until its tag is read) and after a failed message. */
+       where it would have run a message: its IV still set (it stays set after a seal, until the tag is
+       read, and after a failed message) and no tag sealed yet. */
     int iv_held = c->msg == MSG_READY || c->msg == MSG_FAILED || (c->msg == MSG_DONE && c->done_enc);
     if (c->tls_aad_len != UNSET)
         return !iv_held || (c->enc && c->tag_set);

@@ -8,7 +8,8 @@
  * and without data, every length); AAD, length and data updates of any size, in place or not; Final;
  * every context parameter read back into buffers of several sizes; EVP_CIPHER_CTX_copy; and, for CCM,
  * the TLS 1.2 record calls (tlsaad, fixed IV, in-place records). One sequence in three starts with a
- * whole message made the careful way, so that opens succeed too. Each call runs on a vg context and a
+ * whole message made the careful way, so that opens succeed too. (GCM's TLS calls are not in the mix
+ * yet: random_op says why.) Each call runs on a vg context and a
  * default context with the same arguments; the verdicts, output lengths, output bytes, tags and
  * parameters must be equal after every call. Options: --alg NAME (one algorithm), --seed N;
  * VG_SEQ_TRACE=1 prints every call's two verdicts.
@@ -540,9 +541,11 @@ static void random_op(struct op *o, const struct world *w, enum family fam, int 
     static const int gcm_ivlens[] = { 0, 1, 8, 12, 12, 13, 16, 64, 128, 129 };
     memset(o, 0, sizeof *o);
     o->k = first ? OP_INIT : (enum op_kind)vgt_rand_below(OP_KINDS);
-    /* GCM's TLS calls stay out of the random mix: default generates their IVs at random and crashes on
-       two of their misuses (see run_pair), so they are covered in straight lines by
-       test_provider_diff.c's tls_records instead. GCM-SIV has none. */
+    /* GCM's TLS calls stay out of the random mix for now: default's GCM TLS state (IVs made at random,
+       IV generation and inversion after a message, two misuses that crash it, see run_pair) parts from
+       vg's in ways not all named yet; they are covered in straight lines by test_provider_diff.c's
+       tls_records. VG_SEQ_GCM_TLS=1 mixes them in, for that work (at seed 1 on 2026-12-06: 6 sequences
+       of 300 differ, unexplained). GCM-SIV has none. */
     if ((fam == SIV || (fam == GCM && !getenv("VG_SEQ_GCM_TLS"))) && o->k >= OP_TLS_AAD)
         o->k = OP_DATA;
     switch (o->k) {
