@@ -56,6 +56,7 @@ struct gcm_ctx {
     int enc;
     enum iv_state iv_state;
     int iv_gen;             /* a TLS fixed IV is set: explicit parts are generated/read */
+    int tag_sealed;         /* tag holds a tag a Final sealed: the one EVP_CTRL_AEAD_GET_TAG reads */
     unsigned char iv[GCM_IV_MAX];
     unsigned char tag[GCM_TAG_MAX];
     unsigned char tls_aad[TLS_AAD_LEN];
@@ -226,6 +227,7 @@ static int gcm_tls_record(struct gcm_ctx *c, unsigned char *out, size_t *outl, c
     in += TLS_EXPLICIT_IV_LEN;
     out += TLS_EXPLICIT_IV_LEN;
     len -= TLS_EXPLICIT_IV_LEN + GCM_TAG_MAX;
+    c->taglen = GCM_TAG_MAX; /* as default's one-shot record sets it (what "taglen" reads back) */
     if (c->enc) {
         if (vg_aes_gcm_seal(&c->key->key, nonce, c->ivlen, c->tls_aad, TLS_AAD_LEN, in, len, out, out + len,
                             GCM_TAG_MAX) != VG_OK)
@@ -280,6 +282,7 @@ static int gcm_cipher_internal(struct gcm_ctx *c, unsigned char *out, size_t *ou
         if (rc != VG_OK)
             return 0;
         c->taglen = GCM_TAG_MAX;
+        c->tag_sealed = 1;
     } else {
         if (c->taglen == UNSET)
             return 0;
@@ -463,7 +466,7 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
     p = vgp_param(&f, VGP_PARAM_TAG);
     if (p != NULL) {
         size_t sz = p->data_size;
-        if (sz == 0 || sz > GCM_TAG_MAX || !c->enc || c->taglen == UNSET)
+        if (sz == 0 || sz > GCM_TAG_MAX || !c->enc || !c->tag_sealed)
             return 0;
         if (!OSSL_PARAM_set_octet_string(p, c->tag, sz))
             return 0;

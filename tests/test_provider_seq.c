@@ -6,10 +6,9 @@
  * hostile one might: each sequence is up to SEQ_OPS calls picked at random from every call an AEAD
  * context takes — init with or without cipher, key, IV and direction; ivlen; set and get tag (with
  * and without data, every length); AAD, length and data updates of any size, in place or not; Final;
- * every context parameter read back into buffers of several sizes; EVP_CIPHER_CTX_copy; and, for CCM,
- * the TLS 1.2 record calls (tlsaad, fixed IV, in-place records). One sequence in three starts with a
- * whole message made the careful way, so that opens succeed too. (GCM's TLS calls are not in the mix
- * yet: random_op says why.) Each call runs on a vg context and a
+ * every context parameter read back into buffers of several sizes; EVP_CIPHER_CTX_copy; and the TLS 1.2
+ * record calls (tlsaad, fixed IV, in-place records; GCM's IV generation and inversion). One sequence in three starts with a
+ * whole message made the careful way, so that opens succeed too. Each call runs on a vg context and a
  * default context with the same arguments; the verdicts, output lengths, output bytes, tags and
  * parameters must be equal after every call. Options: --alg NAME (one algorithm), --seed N;
  * VG_SEQ_TRACE=1 prints every call's two verdicts.
@@ -34,8 +33,9 @@
  * taking vg's word: default's AES-NI CCM runs the direction it had when the key was set (the other way
  * it seals with a tag over the ciphertext and refuses genuine messages) and keeps the nonce it set up
  * with the length when a new IV comes after it; its GCM open checks a tag buffer that a SET_TAG refused
- * while sealing, or a TLS header, has overwritten, and its bytes under a random IV are its own. Two
- * calls crash default 3.0.22 and are not made to it (vg must refuse them): see run_pair.
+ * while sealing, or a TLS header, has overwritten, and its bytes under a random IV (a GCM seal with no
+ * IV, a fixed IV part set while sealing) are its own. Four calls corrupt default 3.0.22's memory and
+ * are not made to it (vg must refuse them): see run_pair.
  * Anything else that differs fails the test, with the sequence printed.
  *
  * AES-GCM-SIV has no default provider in OpenSSL 3.0, so its sequences run on vg alone against a model
@@ -311,6 +311,8 @@ struct model {
     int zero_nonce;            /* CCM: a key was set after it: default's nonce is zeroed */
     int nonce_stale;           /* CCM: an IV was set after it: default keeps the nonce it had */
     int random_tail;           /* GCM: a random IV was made; its bytes may linger past a shorter IV */
+    int det_len;               /* GCM: how many leading IV bytes the caller set since (the rest may be random) */
+    int gcm_sealed;            /* GCM: a Final sealed a message (its tag is the one to read) */
     int key_idx;               /* which of the world's keys was set last */
     struct op tls_hdr;         /* CCM: the last TLS header given (its length field and sequence number) */
     int tls_tainted;           /* CCM: default's IV and tag come from a record over its overwritten header */
@@ -345,6 +347,7 @@ static void model_step(struct model *m, enum family fam, const struct op *o, int
             m->used = 0;
             m->iv_ever = 1;
             m->random_iv = 0;
+            m->det_len = EVP_CIPHER_CTX_get_iv_length(dctx);
         }
         if (o->b >= 0) {
             m->ccm_failed = 0;
@@ -421,6 +424,8 @@ static void model_step(struct model *m, enum family fam, const struct op *o, int
     case OP_TLS_RECORD: /* without a TLS header, a data update */
         if (fam == CCM && !m->tls_mode)
             m->len_maybe = 1;
+        if (fam == GCM && m->keyed && !m->tls_pending)
+            m->started = 1;
         if (fam == CCM && m->tls_mode && !ok) /* default ran it over its MAC state */
             m->sealed = 0;
         if (!m->tls_mode && (m->enc || m->tag_given)) {
@@ -444,11 +449,18 @@ static void model_step(struct model *m, enum family fam, const struct op *o, int
             m->iv_ever = 1;
             m->used = 0;
             m->random_iv = o->a != -1 && m->enc; /* sealing fills the rest at random */
+            m->random_tail |= m->random_iv;
+            if (o->a == -1 || m->random_iv)
+                m->det_len = o->a == -1 ? ivlen : o->a;
         }
         break;
-    case OP_IV_INV:
+    case OP_IV_INV: /* GCM: an IV completed, and its message started */
         if (ok && fam == GCM)
-            m->used = 0;
+            m->used = 0, m->started = 1;
+        break;
+    case OP_IV_GEN: /* GCM: the message starts under the current IV */
+        if (ok && fam == GCM)
+            m->started = 1;
         break;
     case OP_GET_TAG: /* CCM forgets its tag (and the length) once read; GCM keeps it */
         if (ok && fam == CCM)
@@ -478,6 +490,8 @@ static const char *deliberate(const struct model *m, enum family fam, const stru
         return "one message per IV (CCM: after a key set with a length held, default seals under a zeroed nonce)";
     if (fam == CCM && o->k == OP_GET_TAG && !m->sealed)
         return "CCM tag read with no message sealed";
+    if (fam == GCM && o->k == OP_GET_TAG && !m->gcm_sealed)
+        return "GCM tag read with no message sealed by Final (default returns its tag buffer)";
     if (fam == GCM && message && m->switched)
         return "GCM direction changed in the middle of a message";
     if (fam == GCM && o->k == OP_SET_TAG && o->b != 0 && o->a >= 1 && o->a <= 11 && o->a != 4 && o->a != 8)
@@ -541,12 +555,7 @@ static void random_op(struct op *o, const struct world *w, enum family fam, int 
     static const int gcm_ivlens[] = { 0, 1, 8, 12, 12, 13, 16, 64, 128, 129 };
     memset(o, 0, sizeof *o);
     o->k = first ? OP_INIT : (enum op_kind)vgt_rand_below(OP_KINDS);
-    /* GCM's TLS calls stay out of the random mix for now: default's GCM TLS state (IVs made at random,
-       IV generation and inversion after a message, two misuses that crash it, see run_pair) parts from
-       vg's in ways not all named yet; they are covered in straight lines by test_provider_diff.c's
-       tls_records. VG_SEQ_GCM_TLS=1 mixes them in, for that work (at seed 1 on 2026-12-06: 6 sequences
-       of 300 differ, unexplained). GCM-SIV has none. */
-    if ((fam == SIV || (fam == GCM && !getenv("VG_SEQ_GCM_TLS"))) && o->k >= OP_TLS_AAD)
+    if (fam == SIV && o->k >= OP_TLS_AAD) /* GCM-SIV has no TLS calls */
         o->k = OP_DATA;
     switch (o->k) {
     case OP_INIT:
@@ -712,20 +721,29 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
     memset(&m, 0, sizeof m);
     model_reset(&m, fam);
     t->seqs++;
+    if (getenv("VG_SEQ_TRACE"))
+        printf("  sequence %zu\n", t->seqs);
     for (int i = 0; i < n; i++) {
         const struct op *o = &ops[i];
         /* GCM seals with a random IV when none was ever set (both sides, each its own). */
-        int random_now = fam == GCM && !m.iv_ever && m.enc && o->a > 0 &&
-                         (o->k == OP_AAD || o->k == OP_LEN || o->k == OP_DATA || o->k == OP_TLS_RECORD);
+        int random_now = fam == GCM && !m.iv_ever && m.enc &&
+                         ((o->a > 0 && (o->k == OP_AAD || o->k == OP_LEN || o->k == OP_DATA)) ||
+                          (o->k == OP_TLS_RECORD && !m.tls_pending));
         random_now |= fam == GCM && !m.iv_ever && m.enc && o->k == OP_FINAL;
         exec(&sv, &w, o, &rv);
         t->calls++;
-        /* Two calls crash default 3.0 (3.0.22 included), so default is not called and vg must refuse:
-           GCM's fixed IV part longer than the IV (default then fills "the rest", ivlen - len as an
-           unsigned size, at random: a heap overflow), and an update with no input and no output after
-           a TLS header (default takes it for an in-place record at address NULL). */
-        if (fam == GCM && ((o->k == OP_IV_FIXED && o->a >= 0 && o->a > EVP_CIPHER_CTX_get_iv_length(sd.ctx)) ||
-                           (o->k == OP_LEN && m.tls_pending && o->a >= 24))) {
+        /* Four calls corrupt default 3.0's memory (3.0.22 included), so default is not called and vg
+           must refuse: GCM's fixed IV part longer than the IV (default then fills "the rest", ivlen -
+           len as an unsigned size, at random: a heap overflow); an update with no input and no output
+           after a TLS header (default takes it for an in-place record at address NULL); IV generation
+           with an IV shorter than 8 bytes (default adds 1 to the 8 bytes ending at the IV's end, before
+           its start), an explicit part longer than the IV (copied to before its start), and a TLS
+           record under an IV shorter than 8 bytes (both of those at once). */
+        int dlen = EVP_CIPHER_CTX_get_iv_length(sd.ctx);
+        if (fam == GCM && ((o->k == OP_IV_FIXED && o->a >= 0 && o->a > dlen) ||
+                           (o->k == OP_LEN && m.tls_pending && o->a >= 24) || (o->k == OP_IV_GEN && dlen < 8) ||
+                           (o->k == OP_IV_INV && o->a > dlen) ||
+                           (((o->k == OP_DATA && o->a > 0) || o->k == OP_TLS_RECORD) && m.tls_pending && dlen < 8))) {
             t->default_crash++;
             if (!CHECK(rv.ret <= 0, "%s: call %d (%s): vg took what crashes default", name, i, op_names[o->k]))
                 print_seq(ops, n, i);
@@ -773,11 +791,19 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
                 CHECK(memcmp(rv.b, w.pt, (size_t)o->a) != 0, "%s: call %d: a refused open left plaintext", name, i);
         }
         /* Bytes under a randomly generated GCM IV differ by design; their lengths may not. */
-        if (same && !m.random_iv && !random_now && !(o->k == OP_GET_TAG && m.tag_clobbered) &&
-            !((data || o->k == OP_GET_TAG || o->k == OP_GET) && m.tls_mode && m.tls_clobbered) &&
-            !(data && rv.ret <= 0) && !(o->k == OP_GET && o->a < 2 && m.random_tail) &&
+        /* The IV is partly random when a random fill reaches past what the caller set since. */
+        int iv_random = m.random_iv || random_now || (m.random_tail && dlen > m.det_len);
+        if (same && !iv_random && !(o->k == OP_GET_TAG && m.tag_clobbered) &&
+            !((data || o->k == OP_GET_TAG || o->k == OP_GET) && (m.tls_mode || m.tls_pending) && m.tls_clobbered) &&
+            !(data && rv.ret <= 0) &&
             !((o->k == OP_GET_TAG || o->k == OP_GET) && m.tls_tainted))
             same = memcmp(rv.b, rd.b, rv.n) == 0;
+        else if (data || o->k == OP_TLS_RECORD) {
+            /* not compared: what later calls read back as the last output must still be one thing */
+            memcpy(sd.out, sv.out, sizeof sd.out);
+            memcpy(sd.rec, sv.rec, sizeof sd.rec);
+            sd.reclen = sv.reclen;
+        }
         if (!same && fam == CCM && m.tls_mode && m.enc && (data || o->k == OP_TLS_RECORD) && rv.ret > 0 &&
             ccm_record_opens(sv.ctx, &w, &m, rv.b, rv.n)) {
             t->default_wrong++; /* vg's record is right on its own; default's is not the same */
@@ -807,16 +833,27 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
                 t->opened += !m.enc;
             }
         }
+        /* A GCM record that got as far as its one-shot leaves default's tag length set (so a later open's
+           Final runs): taken as so for any record. */
+        if (fam == GCM && m.tls_pending && ((o->k == OP_DATA && o->a > 0) || o->k == OP_TLS_RECORD))
+            m.tag_given = 1;
         if (fam == GCM && o->k == OP_TLS_AAD && o->b == 13) /* default keeps a refused header too */
-            m.tls_pending = 1;
-        else if (fam == GCM && (o->k == OP_FINAL || ((o->k == OP_AAD || o->k == OP_LEN || o->k == OP_DATA ||
-                                                      o->k == OP_TLS_RECORD) && o->a > 0)))
+            m.tls_pending = 1, m.tls_clobbered = 0;
+        /* default's GCM keeps the header in the buffer a SET_TAG writes, refused or not */
+        if (fam == GCM && o->k == OP_SET_TAG && o->b != 0 && o->a <= 16 && m.tls_pending)
+            m.tls_clobbered = 1;
+        if (fam == GCM && rd.ret > 0 && m.enc && (o->k == OP_FINAL || (o->k == OP_LEN && o->a > 0)))
+            m.gcm_sealed = 1;
+        else if (fam == GCM && (o->k == OP_FINAL || o->k == OP_TLS_RECORD ||
+                                ((o->k == OP_AAD || o->k == OP_LEN || o->k == OP_DATA) && o->a > 0)))
             m.tls_pending = 0;
         if (random_now && rd.ret > 0)
             m.iv_ever = m.random_iv = m.random_tail = 1;
-        if (m.random_iv) { /* what the next calls may read back must be the same on both sides */
+        if (m.random_iv || iv_random) { /* what the next calls may read back must be the same on both sides */
             memcpy(sd.out, sv.out, sizeof sd.out);
             memcpy(sd.tag, sv.tag, sizeof sd.tag);
+            memcpy(sd.rec, sv.rec, sizeof sd.rec);
+            sd.reclen = sv.reclen;
         }
         /* Default 3.0's GCM keeps the tag it computed in the buffer that a SET_TAG (copied before it is
            refused when sealing) and a TLS header also write: a tag read after them is not the tag. */
