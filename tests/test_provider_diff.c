@@ -529,7 +529,7 @@ static void ccm_one_message_per_iv(EVP_CIPHER *cv, EVP_CIPHER *cd, const char *n
           { { 5, 0, 1, 1 }, { 0, 32, 1, 1 }, { 2, 32, 0, 0 }, { 5, 1, 1, 1 }, { 0, 32, 0, 1 }, { 2, 32, 0, -1 } }, 6 },
         { "a failed open, then Final", 0, { { 5, 0, 1, 1 }, { 2, 32, 0, 0 }, { 3, 0, 0, 0 } }, 3 },
     };
-    uint8_t key[16] = { 1 }, iv[16] = { 2 }, pt[32] = { 4 }, good[32], goodtag[16];
+    uint8_t key[32] = { 1 }, iv[16] = { 2 }, pt[32] = { 4 }, good[32], goodtag[16];
     EVP_CIPHER *cs[2] = { cv, cd };
     int outl;
 
