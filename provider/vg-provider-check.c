@@ -158,10 +158,12 @@ static int check_pid(const char *pid)
                     value = env + i + n + 1;
             if (value != NULL)
                 printf("  %s=%.*s\n", vars[v], (int)strnlen(value, (size_t)(env + len - value)), value);
-            else if (v == 0)
-                printf("  OPENSSL_CONF unset: it reads its OpenSSL's default openssl.cnf\n");
+            else if (v == 0) /* not proof: a process may rewrite that memory (nginx does, for its title) */
+                printf("  OPENSSL_CONF not in its initial environment (/proc/%s/environ): unset, so its "
+                       "OpenSSL reads the default openssl.cnf, or that memory was rewritten (nginx does, for "
+                       "its process title)\n", pid);
             else
-                printf("  %s unset\n", vars[v]);
+                printf("  %s not in its initial environment\n", vars[v]);
         }
         free(env);
     }
