@@ -398,6 +398,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             return 0;
         memcpy(c->tag, p->data, sz);
         c->taglen = sz;
+        c->tag_sealed = 0; /* the buffer now holds the caller's tag, never to be handed back */
     }
     p = vgp_param(&f, VGP_PARAM_IVLEN); /* OSSL_CIPHER_PARAM_AEAD_IVLEN */
     if (p != NULL) {

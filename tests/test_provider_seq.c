@@ -844,6 +844,8 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
             m.tls_clobbered = 1;
         if (fam == GCM && rd.ret > 0 && m.enc && (o->k == OP_FINAL || (o->k == OP_LEN && o->a > 0)))
             m.gcm_sealed = 1;
+        if (fam == GCM && rd.ret > 0 && o->k == OP_SET_TAG && o->b != 0) /* a tag given to open */
+            m.gcm_sealed = 0;
         else if (fam == GCM && (o->k == OP_FINAL || o->k == OP_TLS_RECORD ||
                                 ((o->k == OP_AAD || o->k == OP_LEN || o->k == OP_DATA) && o->a > 0)))
             m.tls_pending = 0;
