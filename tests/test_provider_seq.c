@@ -751,9 +751,9 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
         }
         /* Default's AES-NI CCM picks its bulk routine (which data the CBC-MAC reads) by the direction
            in force when the key was set: run the other way, it seals with a tag over the ciphertext
-           and refuses genuine messages. vg's CCM is right both ways; the sequence ends here. */
-        /* And default's CCM keeps the nonce it set up with the length when a new IV comes after the
-           length (a second message under the old nonce, or one under the new IV from vg). */
+           and refuses genuine messages. And it keeps the nonce it set up with the length when a new IV
+           comes after the length (a second message under the old nonce). vg's CCM is right in both;
+           the sequence ends here. */
         if (fam == CCM && m.keyed && (m.enc != m.key_enc || (m.nonce_stale && !m.tls_mode)) &&
             (o->k == OP_DATA || o->k == OP_FINAL || o->k == OP_TLS_RECORD)) {
             t->default_wrong++;
@@ -766,7 +766,11 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
         if (rv.ret != rd.ret) {
             const char *why = rv.ret <= 0 ? deliberate(&m, fam, o) : default_wrong(&m, fam, o);
             if (why != NULL) {
-                t->stopped[why[0] == 'd' ? 3 : why[0] == 'o' ? 0 : strncmp(why, "CCM nonce", 9) == 0 ? 1 : strncmp(why, "GCM decryption", 14) == 0 ? 2 : 3]++;
+                int kind = strncmp(why, "one message", 11) == 0       ? 0
+                           : strncmp(why, "CCM nonce", 9) == 0         ? 1
+                           : strncmp(why, "GCM decryption", 14) == 0   ? 2
+                                                                       : 3;
+                t->stopped[kind]++;
                 break;
             }
             CHECK(0, "%s: sequence %zu, call %d (%s): vg returned %d, default %d", name, t->seqs, i, op_names[o->k], rv.ret, rd.ret);
@@ -790,8 +794,8 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
             if (!m.enc && o->a >= 8 && (size_t)o->a <= w.len && o->k == OP_DATA && o->b == 1)
                 CHECK(memcmp(rv.b, w.pt, (size_t)o->a) != 0, "%s: call %d: a refused open left plaintext", name, i);
         }
-        /* Bytes under a randomly generated GCM IV differ by design; their lengths may not. */
-        /* The IV is partly random when a random fill reaches past what the caller set since. */
+        /* Bytes under a randomly generated GCM IV differ by design (their lengths may not): the IV is
+           random, or partly, when a random fill reaches past what the caller set since. */
         int iv_random = m.random_iv || random_now || (m.random_tail && dlen > m.det_len);
         if (same && !iv_random && !(o->k == OP_GET_TAG && m.tag_clobbered) &&
             !((data || o->k == OP_GET_TAG || o->k == OP_GET) && (m.tls_mode || m.tls_pending) && m.tls_clobbered) &&
@@ -839,6 +843,9 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
             m.tag_given = 1;
         if (fam == GCM && o->k == OP_TLS_AAD && o->b == 13) /* default keeps a refused header too */
             m.tls_pending = 1, m.tls_clobbered = 0;
+        else if (fam == GCM && (o->k == OP_FINAL || o->k == OP_TLS_RECORD ||
+                                ((o->k == OP_AAD || o->k == OP_LEN || o->k == OP_DATA) && o->a > 0)))
+            m.tls_pending = 0;
         /* default's GCM keeps the header in the buffer a SET_TAG writes, refused or not */
         if (fam == GCM && o->k == OP_SET_TAG && o->b != 0 && o->a <= 16 && m.tls_pending)
             m.tls_clobbered = 1;
@@ -846,9 +853,6 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
             m.gcm_sealed = 1;
         if (fam == GCM && rd.ret > 0 && o->k == OP_SET_TAG && o->b != 0) /* a tag given to open */
             m.gcm_sealed = 0;
-        else if (fam == GCM && (o->k == OP_FINAL || o->k == OP_TLS_RECORD ||
-                                ((o->k == OP_AAD || o->k == OP_LEN || o->k == OP_DATA) && o->a > 0)))
-            m.tls_pending = 0;
         if (random_now && rd.ret > 0)
             m.iv_ever = m.random_iv = m.random_tail = 1;
         if (m.random_iv || iv_random) { /* what the next calls may read back must be the same on both sides */
@@ -1043,9 +1047,12 @@ int main(int argc, char **argv)
         }
         printf("%s: %zu sequences, %zu calls (%zu accepted), %zu messages made (%zu opened); "
                "ended at a deliberate refusal: %zu one message per IV, %zu CCM lengths after the key, "
-               "%zu GCM tag lengths, %zu other (GCM direction changes, CCM tags of no message); %zu calls that crash default skipped, %zu where default's CCM runs its key's direction or a stale nonce: %s\n",
+               "%zu GCM tag lengths, %zu other (direction changes, tags read with none sealed); %zu calls that "
+               "would corrupt default skipped, %zu where default's CCM runs its key's direction or a stale nonce: "
+               "%s\n",
                algs[a].name, t.seqs, t.calls, t.ok_calls, t.data_ok, t.opened, t.stopped[0], t.stopped[1],
-               t.stopped[2], t.stopped[3], t.default_crash, t.default_wrong, vgt_failures() == before ? "identical" : "DIFFERENT");
+               t.stopped[2], t.stopped[3], t.default_crash, t.default_wrong,
+               vgt_failures() == before ? "identical" : "DIFFERENT");
         /* The generator must reach what it is for: messages made and opened, and each rule hit. */
         CHECK(t.data_ok > per_alg / 20 && t.opened > per_alg / 200, "%s: too few messages made (%zu, %zu opened)",
               algs[a].name, t.data_ok, t.opened);
