@@ -304,7 +304,7 @@ static int ccm_cipher_internal(struct ccm_ctx *c, unsigned char *out, size_t *ou
            such an update and, its length field consumed, fails it and loses its tag length: a tag
            read after it fails there, and so it does here. */
         if (out != NULL && (c->msg == MSG_FAILED || (c->msg == MSG_DONE && c->enc)) && c->len_set &&
-            len != c->mlen && (c->enc || c->tag_set || c->msg == MSG_FAILED)) {
+            len != c->mlen) {
             c->broken = 1;
             c->tag_ok = 0; /* default's CBC-MAC state, which its tag is read from, is overwritten */
         }

@@ -148,7 +148,7 @@ static int siv_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     *outl = 0;
     if (inl == 0)
         return 1;
-    if (!c->key_set || !c->iv_set || !c->fresh || c->done || in == NULL)
+    if (!c->key_set || !c->fresh || c->done || in == NULL) /* fresh: an IV is set, unused */
         return 0;
     if (out == NULL)
         return vgp_buf_append(&c->aad, in, inl) ? (*outl = inl, 1) : 0;

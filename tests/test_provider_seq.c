@@ -113,9 +113,7 @@ struct side {
     EVP_CIPHER *cipher;
     EVP_CIPHER_CTX *ctx;
     uint8_t out[OUT_MAX];
-    size_t outlen;
     uint8_t tag[16];
-    size_t taglen;
     uint8_t rec[OUT_MAX]; /* the last TLS record */
     size_t reclen;
 };
@@ -224,7 +222,6 @@ static void exec(struct side *s, const struct world *w, const struct op *o, stru
             r->n = (size_t)o->a;
             memcpy(r->b, buf, r->n);
             memcpy(s->tag, buf, 16);
-            s->taglen = r->n;
         }
         break;
     case OP_AAD:
@@ -243,7 +240,6 @@ static void exec(struct side *s, const struct world *w, const struct op *o, stru
         /* What was written, whatever the verdict: a refused or forged open must leave zeros or nothing. */
         r->n = (size_t)o->a;
         memcpy(r->b, s->out, r->n);
-        s->outlen = r->n;
         break;
     }
     case OP_FINAL:
@@ -327,12 +323,10 @@ static void model_reset(struct model *m, enum family fam)
     m->m = m->key_m = fam == GCM ? 16 : 12;
 }
 
-/* Brings the model up to date after a call whose default verdict was ok. */
-static void model_step(struct model *m, enum family fam, const struct op *o, int ok, const struct world *w,
-                       EVP_CIPHER_CTX *dctx)
+/* Brings the model up to date after a call; ok is default's verdict. */
+static void model_step(struct model *m, enum family fam, const struct op *o, int ok, EVP_CIPHER_CTX *dctx)
 {
     int ivlen = EVP_CIPHER_CTX_get_iv_length(dctx);
-    (void)w;
     switch (o->k) {
     case OP_INIT:
         if (!ok)
@@ -873,7 +867,7 @@ static void run_pair(enum family fam, size_t keylen, EVP_CIPHER *cv, EVP_CIPHER 
             m.tls_tainted = m.tls_clobbered;
         if (o->k == OP_INIT && o->c >= 0 && rd.ret > 0)
             m.tls_tainted = 0;
-        model_step(&m, fam, o, rd.ret > 0, &w, sd.ctx);
+        model_step(&m, fam, o, rd.ret > 0, sd.ctx);
     }
     EVP_CIPHER_CTX_free(sv.ctx);
     EVP_CIPHER_CTX_free(sd.ctx);
