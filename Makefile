@@ -5,7 +5,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed speed-chart speed-doc deps check test test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
+.PHONY: all speed speed-chart speed-doc deps check test prove prove-full test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
 
 all:
 	cmake -S . -B build -DVG_WERROR=ON
@@ -40,9 +40,25 @@ speed-chart:
 # exports, install, valgrind constant time), the same built with clang under ASan+UBSan, the
 # MemorySanitizer constant-time check (the only one that can run VAES/AVX-512 code), the portable suite
 # on big-endian s390x, and the ppc64le and aarch64 suites (constant-time traces included) under qemu.
-check: fuzz-smoke frama-wp frama-eva test-native test-asan test-msan test-s390x test-ppc64le test-aarch64
+check: fuzz-smoke frama-wp frama-eva prove test-native test-asan test-msan test-s390x test-ppc64le test-aarch64
 	@echo "check: all test builds passed"
 test: check
+
+# The equivalence proofs (docs/proofs-equivalence.md): every obligation of proofs/prove.py (each
+# implementation equal to the spec, and constant time, on clang's IR of the sources), the instruction
+# models checked against this CPU's instructions, the spec transcription checked against spec/, and the
+# negative controls (seeded defects that must fail). PROVE_ONLY=<regex> selects obligations;
+# build-prove/summary.tsv lists them all. prove-full: the larger length bounds (not in CI).
+PROVE_CMAKE = cmake -S . -B build-prove -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DVG_PROVE=ON \
+	-DVG_BUILD_BENCH=OFF -DVG_OPENSSL_PROVIDER=OFF -DVG_PYTHON=OFF
+prove:
+	$(PROVE_CMAKE)
+	cmake --build build-prove -j$(JOBS) --target vg_prove_x86_insn vg_prove_spec_run
+	$(CTEST) build-prove -L prove
+
+prove-full:
+	$(PROVE_CMAKE)
+	PROVE_FULL=1 ./proofs/prove.py --build build-prove
 
 test-native:
 	cmake -S . -B build -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release

@@ -9,6 +9,7 @@ pkgs=(
   libssl-dev libbearssl-dev                  # peers in vg-speed and differential checks
   openssl                                    # s_server/s_client for the provider's TLS test
   clang libclang-rt-14-dev                   # clang build and sanitizers
+  llvm-14                                    # llvm-link: the equivalence proofs link clang's IR (proofs/)
   qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross  # big-endian run of the portable suite
   gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross   # the power8/power9 suite under qemu-ppc64le
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross         # the armv8 suite under qemu-aarch64

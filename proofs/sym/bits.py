@@ -1,0 +1,702 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
+"""bits.py -- the value algebra of the prover: every bit as a canonical Boolean term.
+
+A bit is an *affine form* over GF(2): a frozenset of atom ids whose XOR it is, atom 0 standing for the
+constant 1 (so ZERO = {}, ONE = {0}). XOR is set symmetric difference, so linear code (XOR, shifts,
+shuffles, byte swaps, ShiftRows, MixColumns, the bitsliced circuits' linear layers) costs nothing and
+two linear computations of the same value give the *same* set: equality is syntactic.
+
+Atoms are of three kinds, interned (hash-consed) in one table, so that the same term always gets the
+same id:
+  var   an input bit (key, data, counter), named;
+  lut   a non-linear Boolean function of a few affine forms, stored canonically (below);
+  word  one bit of a word-level node (an addition or comparison too wide for a lut).
+
+Canonical luts. A non-linear function f of affine forms g_1..g_m depends only on their span V. We
+store f over the reduced row-echelon basis of V (pivot = the highest atom id of each vector; a
+subspace has exactly one such basis) with its truth table over those coordinates, after dropping the
+coordinates f ignores and rewriting any f that is affine as the affine form itself. Two computations
+of the same function of the same subspace then meet in the same atom: an S-box computed by table
+look-up (the spec), by AESENC (a model) or by a bitsliced gate circuit (portable) all end as the same
+lut atom, whatever the order of their gates. When an AND's operands themselves hold luts, those are
+opened (their own bases joined to the new one) while the joint dimension stays <= MAX_DIM, newest
+first: that is what merges the gates of one S-box and keeps the S-boxes of an earlier round opaque.
+
+Soundness does not rest on canonicity: every atom is a correct function of its inputs (eval() below
+computes it), so equal sets are equal functions. Canonicity is what makes the prover *complete*
+enough: when it fails, two different terms for one function are reported as a failure, never as a
+proof. The driver then evaluates both sides on random inputs to tell a real difference (a
+counterexample) from a term it could not identify.
+"""
+
+ZERO = frozenset()
+ONE = frozenset((0,))
+MAX_DIM = 8
+
+# atom id -> description; index 0 is the constant
+ATOMS = [("one",)]
+_INTERN = {}
+
+
+def _intern(key):
+    a = _INTERN.get(key)
+    if a is None:
+        a = len(ATOMS)
+        ATOMS.append(key)
+        _INTERN[key] = a
+    return a
+
+
+def var(name):
+    """The input bit called name (the same bit for every caller that names it)."""
+    return frozenset((_intern(("var", name)),))
+
+
+def const_bits(value, width):
+    return [ONE if (value >> i) & 1 else ZERO for i in range(width)]
+
+
+def is_const(b):
+    return b == ZERO or b == ONE
+
+
+def const_value(bits):
+    """The integer a list of constant bits spells (LSB first), or None."""
+    v = 0
+    for i, b in enumerate(bits):
+        if b == ONE:
+            v |= 1 << i
+        elif b != ZERO:
+            return None
+    return v
+
+
+# ---- linear algebra over GF(2), vectors are frozensets of atom ids (no constant) -----------------
+
+def _pivot(v):
+    return max(v)
+
+
+def rref(vectors):
+    """The reduced row-echelon basis of span(vectors), sorted by pivot: unique for the subspace."""
+    rows = {}  # pivot -> vector
+    for v in vectors:
+        v = frozenset(v)
+        while v:
+            p = _pivot(v)
+            r = rows.get(p)
+            if r is None:
+                break
+            v = v ^ r
+        if v:
+            p = _pivot(v)
+            # reduce the existing rows by the new one (they must not contain p)
+            for q, r in list(rows.items()):
+                if p in r:
+                    rows[q] = r ^ v
+            rows[p] = v
+    # reduce the new-row/old-row pairs the loop above may leave: full back-substitution
+    pivots = sorted(rows)
+    for p in pivots:
+        v = rows[p]
+        for q in pivots:
+            if q != p and q in v:
+                v = v ^ rows[q]
+        rows[p] = v
+    changed = True
+    while changed:
+        changed = False
+        for p in pivots:
+            v = rows[p]
+            for q in pivots:
+                if q != p and q in v:
+                    v = v ^ rows[q]
+                    changed = True
+            rows[p] = v
+    return tuple(rows[p] for p in pivots)
+
+
+def coords(basis, v):
+    """Coefficients (a bit mask over basis positions) of the linear vector v in basis, or None if v is
+    outside the span."""
+    index = _INDEX.get(basis)
+    if index is None:
+        index = {_pivot(b): i for i, b in enumerate(basis)}
+        if isinstance(basis, tuple):
+            _INDEX[basis] = index
+    mask = 0
+    while v:
+        p = _pivot(v)
+        i = index.get(p)
+        if i is None:
+            return None
+        v = v ^ basis[i]
+        mask |= 1 << i
+    return mask
+
+
+# ---- truth tables -------------------------------------------------------------------------------
+# A truth table over k coordinates is an int of 2^k bits; bit a is f at the assignment a (coordinate j
+# is bit j of a).
+
+_PROJ = {}
+
+
+def proj(k, j):
+    """The truth table of coordinate j over k coordinates."""
+    key = (k, j)
+    t = _PROJ.get(key)
+    if t is None:
+        t = 0
+        for a in range(1 << k):
+            if (a >> j) & 1:
+                t |= 1 << a
+        _PROJ[key] = t
+    return t
+
+
+def full(k):
+    return (1 << (1 << k)) - 1
+
+
+def tt_linear(k, mask, c):
+    t = full(k) if c else 0
+    for j in range(k):
+        if (mask >> j) & 1:
+            t ^= proj(k, j)
+    return t
+
+
+def tt_compose(tt, m, cols, k):
+    """f over k coordinates, f(a) = tt(beta(a)), where beta is linear: coordinate j of the new space
+    maps to the m-bit mask cols[j] of the old one."""
+    beta = [0] * (1 << k)
+    out = tt & 1
+    for a in range(1, 1 << k):
+        low = a & -a
+        beta[a] = beta[a ^ low] ^ cols[low.bit_length() - 1]
+        if (tt >> beta[a]) & 1:
+            out |= 1 << a
+    return out
+
+
+# ---- bringing forms into one local basis --------------------------------------------------------
+
+_NORM = {}
+_INDEX = {}
+_SUPPORT = {}
+
+
+def _support(basis):
+    r = _SUPPORT.get(basis)
+    if r is None:
+        r = frozenset(x for v in basis for x in v)
+        _SUPPORT[basis] = r
+    return r
+
+
+def _merge_tt(basis, members):
+    """The XOR of the luts members as one truth table over basis (which spans all their bases)."""
+    k = len(basis)
+    t = 0
+    for a in members:
+        _, lb, lt = ATOMS[a][:3]
+        if lb == basis:
+            t ^= lt
+            continue
+        cols = [0] * k
+        for i, b in enumerate(lb):
+            cm = coords(basis, b)
+            for j in range(k):
+                if (cm >> j) & 1:
+                    cols[j] |= 1 << i
+        t ^= tt_compose(lt, len(lb), cols, k)
+    return t
+
+
+def normalize(f):
+    """f with its luts merged: luts of f whose bases together span at most MAX_DIM dimensions are one
+    function of that span, so they are replaced by its canonical form (a gate circuit's output bit,
+    a XOR of several gates' luts, becomes the one lut a table look-up gives). Cached per form.
+
+    Two luts over different MAX_DIM-dimensional spans never merge (their union is larger), so only
+    luts with equal bases, and smaller luts contained in (or joinable with) another, are looked at."""
+    r = _NORM.get(f)
+    if r is not None:
+        return r
+    luts = [a for a in f if ATOMS[a][0] == "lut"]
+    if len(luts) < 2:
+        _NORM[f] = f
+        return f
+    by_basis = {}
+    for a in luts:
+        by_basis.setdefault(ATOMS[a][1], []).append(a)
+    full = [b for b in by_basis if len(b) >= MAX_DIM]
+    small = sorted((b for b in by_basis if len(b) < MAX_DIM), key=lambda b: -len(b))
+    clusters = {b: [b] for b in full}
+    rest = []
+    for b in small:
+        for fb in full:
+            if all(coords(fb, v) is not None for v in b):
+                clusters[fb].append(b)
+                break
+        else:
+            for c in rest:
+                u = rref(list(c[0]) + list(b))
+                if len(u) <= MAX_DIM:
+                    c[0] = u
+                    c[1].append(b)
+                    break
+            else:
+                rest.append([b, [b]])
+    out = f
+    for basis, members_b in list(clusters.items()) + [tuple(c) for c in rest]:
+        members = [a for b in members_b for a in by_basis[b]]
+        if len(members) < 2:
+            continue
+        for a in members:
+            out = out ^ frozenset((a,))
+        out = out ^ from_tt(basis, _merge_tt(basis, members))
+    _NORM[f] = out
+    return out
+
+
+def local(forms):
+    """Truth tables of the forms over one basis: (basis, [tt...]), or None when the joint dimension
+    exceeds MAX_DIM even with every lut kept opaque."""
+    forms = [normalize(f) for f in forms]
+    lin = [f - ONE for f in forms]
+    luts = sorted({a for f in lin for a in f if ATOMS[a][0] == "lut"}, reverse=True)
+    opened = []
+
+    def vectors(op):
+        ops = set(op)
+        vs = [frozenset(a for a in f if a not in ops) for f in lin]
+        for a in op:
+            vs.extend(ATOMS[a][1])
+        return vs
+
+    # every lut opened, when that fits (a word of outputs of one earlier small computation); else
+    # newest first, one at a time. Opening a lut of MAX_DIM inputs can only fit when every other
+    # vector lies in its span: tested first, as it is cheap and almost always false for the S-boxes
+    # of an earlier round.
+    opened = []
+    base = None
+    if luts and len({v for a in luts for v in ATOMS[a][1]}) <= 2 * MAX_DIM:
+        trial = rref(vectors(luts))
+        if len(trial) <= MAX_DIM:
+            opened = list(luts)
+            base = trial
+    if base is None:
+        base = rref(vectors(opened))
+        for a in luts:
+            lb = ATOMS[a][1]
+            if len(lb) >= MAX_DIM:
+                # opening a full lut fits only if everything else lies in its span, so at least
+                # uses only atoms of its basis: one foreign atom rules it out
+                sup = _support(lb)
+                if any(x != a and x not in sup for f in lin for x in f) or \
+                        any(x not in sup for v in base for x in v if x != a):
+                    continue
+            trial = rref(vectors(opened + [a]))
+            if len(trial) <= MAX_DIM:
+                opened.append(a)
+                base = trial
+        if len(base) > MAX_DIM:
+            return None
+    k = len(base)
+    ops = set(opened)
+    comp = {}
+    for a in opened:
+        _, lb, lt = ATOMS[a][:3]
+        cols_old = [coords(base, b) for b in lb]  # old coordinate i -> mask over new coords
+        # transpose: new coordinate j -> mask over old coordinates
+        cols = [0] * k
+        for i, cm in enumerate(cols_old):
+            for j in range(k):
+                if (cm >> j) & 1:
+                    cols[j] |= 1 << i
+        comp[a] = tt_compose(lt, len(lb), cols, k)
+    tts = []
+    for f, l in zip(forms, lin):
+        rest = frozenset(a for a in l if a not in ops)
+        t = tt_linear(k, coords(base, rest), ONE <= f)
+        for a in l:
+            if a in ops:
+                t ^= comp[a]
+        tts.append(t)
+    return base, tts
+
+
+def from_tt(basis, tt):
+    """The canonical form of the function with truth table tt over basis."""
+    k = len(basis)
+    # drop the coordinates f does not depend on
+    j = 0
+    basis = list(basis)
+    while j < k:
+        lo = full(k) ^ proj(k, j)
+        if ((tt >> (1 << j)) & lo) == (tt & lo):
+            # keep the half with coordinate j = 0, compressed
+            nt = 0
+            n = 0
+            for a in range(1 << k):
+                if not (a >> j) & 1:
+                    if (tt >> a) & 1:
+                        nt |= 1 << n
+                    n += 1
+            tt = nt
+            del basis[j]
+            k -= 1
+        else:
+            j += 1
+    if k == 0:
+        return ONE if tt & 1 else ZERO
+    c = tt & 1
+    mask = 0
+    for j in range(k):
+        if ((tt >> (1 << j)) & 1) ^ c:
+            mask |= 1 << j
+    if tt == tt_linear(k, mask, c):
+        f = ONE if c else ZERO
+        for j in range(k):
+            if (mask >> j) & 1:
+                f = f ^ basis[j]
+        return f
+    # a lut is stored with f(0) = 0: the complement of a function is its lut plus the constant, so
+    # a circuit that folds the S-box's constant {63} elsewhere still meets the table's lut
+    if c:
+        return frozenset((_intern(("lut", tuple(basis), tt ^ full(k))), 0))
+    return frozenset((_intern(("lut", tuple(basis), tt)),))
+
+
+_AND = {}
+
+
+def band(a, b):
+    if a == ZERO or b == ZERO:
+        return ZERO
+    if a == ONE:
+        return b
+    if b == ONE:
+        return a
+    if a == b:
+        return a
+    if a ^ b == ONE:
+        return ZERO
+    key = (a, b) if hash(a) <= hash(b) else (b, a)
+    r = _AND.get(key)
+    if r is None:
+        loc = local([a, b])
+        if loc is None:
+            r = frozenset((_intern(("and", key[0], key[1])),))
+        else:
+            basis, (ta, tb) = loc
+            r = from_tt(basis, ta & tb)
+        _AND[key] = r
+    return r
+
+
+def bor(a, b):
+    return a ^ b ^ band(a, b)
+
+
+def bnot(a):
+    return a ^ ONE
+
+
+def mux(c, a, b):
+    """c ? a : b"""
+    if c == ONE:
+        return a
+    if c == ZERO:
+        return b
+    return b ^ band(c, a ^ b)
+
+
+_TABLE = {}
+
+
+def table(index_bits, values, width):
+    """Bits of values[index] for a symbolic index (a constant table read at a secret address: only
+    the spec and the instruction models' S-boxes do this; the constant-time check rejects it in the
+    library). values must be a tuple (it is part of the cache key)."""
+    key = (tuple(index_bits), values, width)
+    r = _TABLE.get(key)
+    if r is None:
+        r = _table(index_bits, values, width)
+        _TABLE[key] = r
+    return list(r)
+
+
+def _table(index_bits, values, width):
+    index_bits = [normalize(b) for b in index_bits]
+    v = const_value(index_bits)
+    if v is not None:
+        return const_bits(values[v], width)
+    loc = local(index_bits)
+    if loc is None:
+        raise ValueError("table index of too many bits")
+    basis, tts = loc
+    k = len(basis)
+    # the index at each assignment a of the basis coordinates: linear in a plus a constant, so built
+    # in Gray-code order from the index's value at each unit vector
+    idx0 = 0
+    unit = [0] * k
+    for i, t in enumerate(tts):
+        if t & 1:
+            idx0 |= 1 << i
+        for j in range(k):
+            if (t >> (1 << j)) & 1:
+                unit[j] |= 1 << i
+    unit = [u ^ idx0 for u in unit]
+    idx = [idx0] * (1 << k)
+    for a in range(1, 1 << k):
+        low = a & -a
+        idx[a] = idx[a ^ low] ^ unit[low.bit_length() - 1]
+    if any(idx[a] != _eval_index(tts, a) for a in (0, (1 << k) - 1)):
+        raise AssertionError("table index is not affine in its basis")
+    if width == 8:
+        # bit plane j of the looked-up bytes, most significant assignment first, via bytes.translate
+        rev = bytes(values[i] for i in reversed(idx))
+        return [from_tt(basis, int(rev.translate(_PLANE[bit]), 2)) for bit in range(8)]
+    vals = [values[i] for i in idx]
+    out = []
+    for bit in range(width):
+        s = "".join("1" if (x >> bit) & 1 else "0" for x in reversed(vals))
+        out.append(from_tt(basis, int(s, 2)))
+    return out
+
+
+_PLANE = [bytes(48 + ((v >> j) & 1) for v in range(256)) for j in range(8)]
+
+
+def _eval_index(tts, a):
+    v = 0
+    for i, t in enumerate(tts):
+        v |= ((t >> a) & 1) << i
+    return v
+
+
+# ---- words --------------------------------------------------------------------------------------
+
+def _word_node(key, width):
+    n = _intern(key)
+    return [frozenset((_intern(("word", n, i)),)) for i in range(width)]
+
+
+def _node_of(bits):
+    """(node id, key) if bits are exactly the bits 0..w-1 of one word node, else None."""
+    if not bits or len(bits[0]) != 1:
+        return None
+    (a,) = bits[0]
+    d = ATOMS[a]
+    if d[0] != "word" or d[2] != 0:
+        return None
+    n = d[1]
+    for i, b in enumerate(bits):
+        if b != frozenset((_intern(("word", n, i)),)):
+            return None
+    return n, ATOMS[n]
+
+
+def _band_lin(a, b):
+    """a AND b when that needs no new atom (a constant, an operand or its complement), else None."""
+    r = band(a, b)
+    if r - a - b - ONE:
+        return None
+    return r
+
+
+def _ripple(a, b, subtract):
+    """a + b (or a - b) bit by bit, or None as soon as a carry would be a new non-linear term. That
+    keeps the additions whose carries are only copies of input bits exact (a word times 15 with its
+    bits four apart, a 0/1 value negated into a mask) and hands real carry chains (counters) to
+    word nodes, where (x + c1) + c2 and x + (c1 + c2) meet."""
+    out = []
+    c = ZERO
+    for x, y in zip(a, b):
+        out.append(x ^ y ^ c)
+        if subtract:
+            g, p = _band_lin(bnot(x), y), bnot(x ^ y)
+        else:
+            g, p = _band_lin(x, y), x ^ y
+        t = _band_lin(p, c)
+        if g is None or t is None:
+            return None
+        gt = _band_lin(g, t)
+        if gt is None:
+            return None
+        c = g ^ t ^ gt
+    return out
+
+
+def add(a, b):
+    """a + b mod 2^w (lists of bits, LSB first)."""
+    w = len(a)
+    ca, cb = const_value(a), const_value(b)
+    if ca is not None and cb is not None:
+        return const_bits((ca + cb) % (1 << w), w)
+    if ca is not None:
+        a, b, ca, cb = b, a, cb, ca
+    if cb == 0:
+        return list(a)
+    r = _ripple(a, b, False)
+    if r is not None:
+        return r
+    if cb is not None:
+        # a constant tail of a passes through the word; only the bits up to a's highest variable bit
+        # form the node (so that a zero-extended counter and the counter itself meet)
+        h = max(i for i, x in enumerate(a) if not is_const(x))
+        lo_c = cb % (1 << (h + 1))
+        low = a[: h + 1]
+        if h + 1 == w:
+            # (x + c0) + c = x + (c0 + c) mod 2^w: fold, so that counters met by different chains of
+            # increments are one node (a wider word's carry out would differ, so only at full width)
+            node = _node_of(low)
+            if node is not None and node[1][0] == "addc" and len(node[1][1]) == w:
+                low = list(node[1][1])
+                lo_c = (lo_c + node[1][3]) % (1 << w)
+                if lo_c == 0:
+                    return low
+        if lo_c == 0:
+            res, carry = list(low), ZERO
+        else:
+            bits = _word_node(("addc", tuple(low), None, lo_c), h + 2)
+            res, carry = bits[: h + 1], bits[h + 1]
+        if h + 1 == w:
+            return res
+        # the upper part: a's constant bits + cb's upper bits + carry, a one-bit-support addition
+        hi = _ripple(a[h + 1:], const_bits(cb >> (h + 1), w - h - 1), False) if carry == ZERO else None
+        if hi is None:
+            out = []
+            c = carry
+            for x, y in zip(a[h + 1:], const_bits(cb >> (h + 1), w - h - 1)):
+                out.append(x ^ y ^ c)
+                c = bor(band(x, y), band(c, x ^ y))
+            hi = out
+        return res + hi
+    ka, kb = tuple(a), tuple(b)
+    if hash(ka) > hash(kb):
+        ka, kb = kb, ka
+    return _word_node(("add", ka, kb), w)
+
+
+def sub(a, b):
+    w = len(a)
+    ca, cb = const_value(a), const_value(b)
+    if cb is not None:
+        return add(a, const_bits((-cb) % (1 << w), w))
+    r = _ripple(a, b, True)
+    if r is not None:
+        return r
+    return _word_node(("sub", tuple(a), tuple(b)), w)
+
+
+def _generic(op, operands, width, fn):
+    """op over small support, by enumeration: fn maps the operands' integer values to the result."""
+    flat = [b for x in operands for b in x]
+    loc = local(flat)
+    if loc is None:
+        return None
+    basis, tts = loc
+    k = len(basis)
+    outs = [0] * width
+    for a in range(1 << k):
+        vals = []
+        pos = 0
+        for x in operands:
+            v = 0
+            for i in range(len(x)):
+                if (tts[pos + i] >> a) & 1:
+                    v |= 1 << i
+            pos += len(x)
+            vals.append(v)
+        r = fn(*vals)
+        for i in range(width):
+            if (r >> i) & 1:
+                outs[i] |= 1 << a
+    return [from_tt(basis, t) for t in outs]
+
+
+def generic(op, operands, width, fn):
+    """Any operation: concrete when the operands are, by enumeration over a small support, else a word
+    node named op (sound: an opaque function of exactly its operands)."""
+    vals = [const_value(x) for x in operands]
+    if all(v is not None for v in vals):
+        return const_bits(fn(*vals) % (1 << width), width)
+    if True:
+        r = _generic(op, operands, width, lambda *v: fn(*v) % (1 << width))
+        if r is not None:
+            return r
+    return _word_node((op, tuple(tuple(x) for x in operands)), width)
+
+
+# ---- evaluation (counterexamples, model validation) ---------------------------------------------
+
+def evaluate(bits, env, memo=None):
+    """Concrete value (int, LSB first) of bits under env: var name -> 0/1."""
+    if memo is None:
+        memo = {}
+
+    def atom(a):
+        r = memo.get(a)
+        if r is not None:
+            return r
+        d = ATOMS[a]
+        if d[0] == "one":
+            r = 1
+        elif d[0] == "var":
+            r = env[d[1]]
+        elif d[0] == "lut":
+            idx = 0
+            for j, b in enumerate(d[1]):
+                idx |= form(b) << j
+            r = (d[2] >> idx) & 1
+        elif d[0] == "and":
+            r = form(d[1]) & form(d[2])
+        elif d[0] == "word":
+            r = (node(d[1]) >> d[2]) & 1
+        else:
+            raise ValueError(d)
+        memo[a] = r
+        return r
+
+    def form(f):
+        r = 0
+        for a in f:
+            r ^= atom(a)
+        return r
+
+    def word(bs):
+        v = 0
+        for i, b in enumerate(bs):
+            v |= form(b) << i
+        return v
+
+    def node(n):
+        key = ("node", n)
+        r = memo.get(key)
+        if r is not None:
+            return r
+        d = ATOMS[n]
+        if d[0] == "addc":
+            r = word(d[1]) + d[3]
+        elif d[0] == "add":
+            r = word(d[1]) + word(d[2])
+        elif d[0] == "sub":
+            r = word(d[1]) - word(d[2])
+        else:
+            fn = GENERIC_FNS[d[0]]
+            r = fn(*[word(x) for x in d[1]])
+        memo[key] = r
+        return r
+
+    v = 0
+    for i, b in enumerate(bits):
+        v |= form(b) << i
+    return v
+
+
+# word-node operations evaluate() must know: name -> function of the operands' integer values
+GENERIC_FNS = {}

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
+"""layouts.py -- each implementation's AES schedule read back as FIPS 197 round keys.
+
+A key object holds struct vg_aes_key_state (src/internal.h): the schedule starts at byte 64 of it,
+for vg_aes_key and for the AEAD keys alike (their AES state comes first). The layouts are those
+documented beside each schedule's struct; a misread layout makes the proof fail, never pass.
+"""
+from . import aes_model as A
+from . import bits as B
+from . import spec_aes as S
+
+SCHED = 64
+
+
+def aesni(mem, kobj, w, nr, decrypt):
+    """aesni, vaes256, vaes512 (src/x86_64/aesni.h struct aesni_sched): enc[r] = K_r at 16r; with
+    decryption keys, dec[0] = K_nr, dec[i] = InvMixColumns(K_(nr-i)), dec[nr] = K_0 at 240 + 16i."""
+    got, want = [], []
+    for r in range(nr + 1):
+        got += mem.load(kobj + SCHED + 16 * r, 16)
+        want += S.round_key(w, r)
+    if decrypt:
+        for i in range(nr + 1):
+            got += mem.load(kobj + SCHED + 240 + 16 * i, 16)
+            k = S.round_key(w, nr - i)
+            want += k if i in (0, nr) else A.inv_mix_columns(k)
+    return got, want
+
+
+def portable(mem, kobj, w, nr, decrypt):
+    """portable (src/portable/aes_bitsliced.c struct bs_sched): rk[r][b] is bit b of
+    SR^-(r mod 4)(K_r) (+ {63} for r >= 1) in every one of the 8 lanes; lane j's byte (row, col) is at
+    element e = (j & 1) + 2*r1 + 4*r0 (row = r0 + 2*r1), bit (j >> 2) + 2*((j >> 1) & 1) + 4*col of
+    it. SR^-k(T)(row, col) = T(row, col - k*row). Decryption uses the same keys."""
+    got, want = [], []
+    for r in range(nr + 1):
+        key = S.round_key(w, r)
+        k = r % 4
+        for b in range(8):
+            word = mem.load(kobj + SCHED + (8 * r + b) * 16, 16)
+            for j in range(8):
+                for row in range(4):
+                    for col in range(4):
+                        r0, r1 = row % 2, row // 2
+                        e = (j & 1) + 2 * r1 + 4 * r0
+                        i = (j >> 2) + 2 * ((j >> 1) & 1) + 4 * col
+                        got.append(word[16 * e + i])
+                        src = row + 4 * ((col - k * row) % 4)
+                        bit = key[8 * src + b]
+                        if r >= 1 and (0x63 >> b) & 1:
+                            bit = B.bnot(bit)
+                        want.append(bit)
+    return got, want
+
+
+READERS = {"portable": portable, "aesni": aesni, "vaes256": aesni, "vaes512": aesni}
