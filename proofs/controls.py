@@ -76,7 +76,7 @@ def run(name, build):
     summary = os.path.join(tree, "summary.tsv")
     p = subprocess.run([sys.executable, os.path.join(HERE, "prove.py"), "--root", tree, "--build",
                         os.path.join(tree, "build"), "--only", only, "--summary", summary, "--jobs", "1",
-                        "--ir-cache", os.path.join(build, "controls", "ir-cache")],
+                        "--ir-cache", os.path.join(build, "ir")],
                        capture_output=True, text=True)
     print(p.stdout[-4000:], end="")
     if not os.path.exists(summary + ".details"):

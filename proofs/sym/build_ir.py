@@ -45,28 +45,33 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
     if os.path.exists(cache):
         with open(cache, "rb") as f:
             return pickle.load(f)
-    # each file's IR is cached by its own text and every header's (the negative controls, which change
-    # one file, then recompile only what the change can reach)
-    hh = hashlib.sha256(" ".join(FLAGS + [CLANG, arch]).encode())
-    for p in sorted(glob.glob(os.path.join(root, "src", "**", "*.h"), recursive=True)
-                    + glob.glob(os.path.join(root, "src", "**", "*.inc"), recursive=True)
-                    + glob.glob(os.path.join(root, "include", "*.h"))):
-        with open(p, "rb") as f:
-            hh.update(p[len(root):].encode())
-            hh.update(f.read())
+    # each file's IR is cached by its text and the text of every project header it includes (the list
+    # clang -MD wrote at its last compile): a negative control, which changes one file, recompiles only
+    # what includes it. A change to the include graph starts in a file already hashed, so a stale
+    # list cannot hide it.
     cache_dir = ir_cache or outdir
     os.makedirs(cache_dir, exist_ok=True)
+    flags_hash = hashlib.sha256(" ".join(FLAGS + [CLANG, arch]).encode()).hexdigest()
     lls = []
     for s in srcs:
-        fh = hh.copy()
-        with open(os.path.join(root, s), "rb") as f:
-            fh.update(s.encode())
-            fh.update(f.read())
-        out = os.path.join(cache_dir, "%s-%s.ll" % (s.replace("/", "_"), fh.hexdigest()[:16]))
-        if not os.path.exists(out):
-            tmp = out + ".tmp%d" % os.getpid()
+        name = s.replace("/", "_")
+        deps_file = os.path.join(cache_dir, name + ".deps")
+        out = None
+        if os.path.exists(deps_file):
+            with open(deps_file) as f:
+                deps = f.read().split()
+            out = os.path.join(cache_dir, "%s-%s.ll" % (name, _file_key(root, s, deps, flags_hash)))
+        if out is None or not os.path.exists(out):
+            tmp = os.path.join(cache_dir, "%s.tmp%d" % (name, os.getpid()))
             subprocess.run([CLANG] + FLAGS + ["-I", os.path.join(root, "include"), "-I", os.path.join(root, "src"),
-                                              "-S", "-emit-llvm", os.path.join(root, s), "-o", tmp], check=True)
+                                              "-MD", "-MF", tmp + ".d", "-S", "-emit-llvm", os.path.join(root, s),
+                                              "-o", tmp], check=True)
+            deps = _project_deps(root, tmp + ".d", s)
+            os.remove(tmp + ".d")
+            with open(deps_file + ".tmp%d" % os.getpid(), "w") as f:
+                f.write("\n".join(deps) + "\n")
+            os.replace(deps_file + ".tmp%d" % os.getpid(), deps_file)
+            out = os.path.join(cache_dir, "%s-%s.ll" % (name, _file_key(root, s, deps, flags_hash)))
             os.replace(tmp, out)
         lls.append(out)
     linked = os.path.join(outdir, "vg-%s.ll" % arch)
@@ -78,3 +83,25 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
     with open(cache, "wb") as f:
         pickle.dump(m, f)
     return m
+
+
+def _project_deps(root, dfile, src):
+    """The project headers (under root, relative paths) in clang's dependency file."""
+    with open(dfile) as f:
+        text = f.read().replace("\\\n", " ")
+    deps = set()
+    for tok in text.split(":", 1)[1].split():
+        p = os.path.realpath(tok if os.path.isabs(tok) else os.path.join(root, tok))
+        rel = os.path.relpath(p, os.path.realpath(root))
+        if not rel.startswith("..") and rel != src:
+            deps.add(rel)
+    return sorted(deps)
+
+
+def _file_key(root, src, deps, flags_hash):
+    h = hashlib.sha256(flags_hash.encode())
+    for rel in [src] + deps:
+        h.update(rel.encode())
+        with open(os.path.join(root, rel), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
