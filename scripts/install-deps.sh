@@ -14,7 +14,16 @@ pkgs=(
   gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross   # the power8/power9 suite under qemu-ppc64le
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross         # the armv8 suite under qemu-aarch64
   frama-c-base why3 z3 cvc4                  # Frama-C Eva (run-time errors) and WP (contracts) proofs
+  librust-cc-dev librust-pkg-config-dev      # the Rust crate (rust/): vg-sys's build script
+  librust-ring-dev                           # ... and its differential test's reference, ring 0.16
 )
+# The Rust crate builds with rustc 1.63 or later (offline, from the crates above under
+# /usr/share/cargo/registry): Debian's cargo and rustc (1.63) unless a cargo is on PATH already
+# (rustup's, say), which is then used as it is and checked below. Its benchmarks need
+# librust-criterion-dev too, left out here as no test uses it (docs/rust.md).
+if ! command -v cargo >/dev/null 2>&1; then
+  pkgs+=(cargo rustc)
+fi
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
@@ -25,3 +34,8 @@ for i in 1 2 3; do
 done
 $SUDO apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
 echo "install-deps: ${pkgs[*]}"
+rustc_version=$(rustc --version | awk '{print $2}')
+if [ "$(printf '%s\n' 1.63 "$rustc_version" | sort -V | head -n 1)" != 1.63 ]; then
+  echo "install-deps: rustc $rustc_version on PATH is older than 1.63, which the Rust crate needs" >&2
+  exit 1
+fi
