@@ -95,6 +95,8 @@ def run_group(args):
             res, detail = "failed", "constant time: %s" % e
         except (O.Failed, Unsupported) as e:
             res, detail = "failed", str(e)
+        except Exception as e:  # a prover error is a failed obligation too, reported, never a pass
+            res, detail = "failed", "prover error: %r" % (e,)
         finally:
             signal.alarm(0)
         results.append((name, impl, fn, lc, res, "%.1f" % (time.time() - t0), detail))

@@ -121,8 +121,8 @@ class Machine:
                 continue
             r, _ = self.mem.find(self.gaddr[name], 1)
             r.bits[:] = self.const_mem(ty, init)
-            # constants stay writable: the same global may be written by its initialiser only, and a
-            # write to a constant would be a bug the tests see; keeping it simple here
+            # a `constant` global is read-only from here on: a store to one fails the obligation
+            r.readonly = is_const
 
     # ---- constants -------------------------------------------------------------------------------
     def const_mem(self, ty, v):
