@@ -40,7 +40,8 @@ speed-chart:
 # exports, install, valgrind constant time), the same built with clang under ASan+UBSan, the
 # MemorySanitizer constant-time check (the only one that can run VAES/AVX-512 code), the portable suite
 # on big-endian s390x, and the ppc64le and aarch64 suites (constant-time traces included) under qemu.
-check: fuzz-smoke frama-wp frama-eva prove test-native test-asan test-msan test-s390x test-ppc64le test-aarch64
+check: fuzz-smoke frama-wp frama-eva prove test-native test-asan test-msan test-s390x test-ppc64le test-aarch64 \
+	test-rust
 	@echo "check: all test builds passed"
 test: check
 
@@ -145,7 +146,7 @@ test-s390x:
 # (/usr/share/cargo/registry; scripts/install-deps.sh). --release: the C library is compiled -O3
 # in every profile, so the tests run in seconds either way, but the debug profile adds -g to every C
 # and assembly file of vg and ring, and the release build was the quicker one from clean (47 s
-# against 61 s on 2 cores; 67 s against 73 s with Debian's rustc 1.63). Not in `check` (yet).
+# against 61 s on 2 cores; 67 s against 73 s with Debian's rustc 1.63).
 .PHONY: test-rust
 test-rust:
 	cd rust && CARGO_TARGET_DIR=$(CURDIR)/build-rust/target CARGO_BUILD_JOBS=$(JOBS) cargo test --offline --release -- --nocapture
