@@ -5,7 +5,7 @@
 JOBS ?= 2
 CTEST = ctest --output-on-failure -j$(JOBS) --test-dir
 
-.PHONY: all speed speed-chart speed-doc deps check test prove prove-full test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
+.PHONY: all speed speed-chart speed-doc deps check test prove prove-full test-native test-asan test-msan test-s390x test-ppc64le insn-ppc64le test-aarch64 insn-aarch64 test-debian fuzz-build fuzz-smoke fuzz frama-eva frama-wp install clean
 
 all:
 	cmake -S . -B build -DVG_WERROR=ON
@@ -40,8 +40,9 @@ speed-chart:
 # exports, install, valgrind constant time), the same built with clang under ASan+UBSan, the
 # MemorySanitizer constant-time check (the only one that can run VAES/AVX-512 code), the portable suite
 # on big-endian s390x, and the ppc64le and aarch64 suites (constant-time traces included) under qemu.
+# test-debian comes last: it installs and purges system packages (nothing before it depends on them).
 check: fuzz-smoke frama-wp frama-eva prove test-native test-asan test-msan test-s390x test-ppc64le test-aarch64 \
-	test-rust
+	test-rust test-debian
 	@echo "check: all test builds passed"
 test: check
 
@@ -108,6 +109,14 @@ test-aarch64:
 # Executed instructions per block under qemu against OpenSSL's arm64 build (benchmark; docs/aarch64.md).
 insn-aarch64: test-aarch64
 	bench/insn/aarch64-insn.sh build-aarch64 max
+
+# The Debian packages (debian/, docs/packaging.md): built with dpkg-buildpackage from a copy of the
+# tree in /tmp/vg-deb (VG_DEB_WORK), lintian without error or warning, installed with dpkg -i, used
+# from their installed paths only (C with pkg-config and find_package, /usr/bin/python3, openssl with
+# the shipped vg-provider.cnf, vg-provider-check), the provider removed under configurations that
+# still name it, then purged, leaving nothing of vg on disk. As root; about 2-3 minutes on 2 cores.
+test-debian:
+	JOBS=$(JOBS) scripts/test-debian.sh
 
 # Frama-C WP: the ACSL contracts listed in docs/proofs-wp.md, with -wp-rte, on z3 and cvc4 (and
 # Alt-Ergo when installed). Fails on any unproved goal. The why3 configuration and the logs go to

@@ -217,6 +217,47 @@ static int print_error_line(const char *str, size_t len, void *u)
     return 1;
 }
 
+/* OpenSSL 3.0 also skips an `.include` whose file is missing without a word (Debian 12's 3.0.22,
+   config_diagnostics = 1 or not): what a system-wide `.include .../vg-provider.cnf` leaves behind once
+   vg is uninstalled. Names each such file of FILE's own .include lines; returns how many. */
+static int print_missing_includes(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    char *line = NULL, path[PATH_MAX];
+    size_t cap = 0;
+    int missing = 0;
+    const char *dir = getenv("OPENSSL_CONF_INCLUDE"); /* where OpenSSL takes relative ones from */
+
+    while (f != NULL && getline(&line, &cap, f) > 0) {
+        char *p = line + strspn(line, " \t"), *end;
+
+        if (strncmp(p, ".include", 8) != 0 || (p[8] != ' ' && p[8] != '\t' && p[8] != '='))
+            continue;
+        p += 8;
+        p += strspn(p, " \t");
+        if (*p == '=')
+            p += 1 + strspn(p + 1, " \t");
+        for (end = p + strlen(p); end > p && strchr(" \t\r\n", end[-1]) != NULL; end--)
+            ;
+        *end = '\0';
+        if (*p == '\0')
+            continue;
+        if (*p != '/' && dir != NULL && *dir != '\0')
+            snprintf(path, sizeof path, "%s/%s", dir, p);
+        else
+            snprintf(path, sizeof path, "%s", p);
+        if (access(path, F_OK) != 0) {
+            printf("  %s includes %s: %s (was vg uninstalled?); OpenSSL 3.0 skips a missing "
+                   ".include without a word\n", file, path, strerror(errno));
+            missing++;
+        }
+    }
+    free(line);
+    if (f != NULL)
+        fclose(f);
+    return missing;
+}
+
 /* OpenSSL 3.0 skips a configured provider whose module does not load without a word, whatever
    config_diagnostics says. So read the providers section of the same file and, for each one the file
    activates that is not loaded, say which module file was looked for and why it did not load. */
@@ -228,6 +269,15 @@ static void explain_unloaded(const char *file)
     STACK_OF(CONF_VALUE) *init_sect, *providers;
     int named = 0;
 
+    if (access(file, F_OK) != 0) {
+        /* OPENSSL_CONF naming a file that is gone (a service's drop-in left behind) */
+        printf("  %s does not exist (was vg uninstalled?): OpenSSL 3.0 then runs with no "
+               "configuration at all, not even its default openssl.cnf, and says nothing about it\n", file);
+        NCONF_free(conf);
+        return;
+    }
+    if (print_missing_includes(file) > 0)
+        named = 1; /* a missing .include may well have been vg's: "does not name vg" would mislead */
     if (conf == NULL || NCONF_load(conf, file, &eline) <= 0) {
         printf("  (could not parse %s%s to say more)\n", file, eline > 0 ? " past an error" : "");
         NCONF_free(conf);

@@ -16,6 +16,8 @@ pkgs=(
   frama-c-base why3 z3 cvc4                  # Frama-C Eva (run-time errors) and WP (contracts) proofs
   librust-cc-dev librust-pkg-config-dev      # the Rust crate (rust/): vg-sys's build script
   librust-ring-dev                           # ... and its differential test's reference, ring 0.16
+  debhelper dh-python dpkg-dev lintian       # the Debian packages (debian/, make test-debian)
+  python3-all-dev python3-setuptools pkgconf # ... their Build-Depends not listed above
 )
 # The Rust crate builds with rustc 1.63 or later (offline, from the crates above under
 # /usr/share/cargo/registry): Debian's cargo and rustc (1.63) unless a cargo is on PATH already
