@@ -57,6 +57,68 @@ CONTROLS = {
                     r"^aes\.aesni\.ecb_encrypt\.k128\.n1$", "constant time"),
 }
 
+# ppc64le (power8, power9; the key expansion's mutants are in its assembly, which asm_ppc64le.py runs)
+_P8_ECB_ANCHOR = ("    p8_load_keys(&rk, sched, rounds);\n    p8_offsets_init(&off);\n"
+                  "    VG_BLOCKS_8421(nblocks, k, { ecb_encrypt_n")
+CONTROLS.update({
+    # a changed round constant in the assembly's table: {1b} (R reloaded after {80}) -> {1c}
+    "rcon_ppc64le": ("src/ppc64le/power8_aes.c", '".long 0x1b000000,0,0,0\\n\\t"', '".long 0x1c000000,0,0,0\\n\\t"',
+                     r"^aes\.power(8|9)\.expand_key\.k128$", "counterexample"),
+    # a swapped permute mask: the assembly's RotWord-broadcast vperm mask with two selectors exchanged
+    "swap_mask_ppc64le": ("src/ppc64le/power8_aes.c",
+                          '".byte 12,15,14,13,12,15,14,13,12,15,14,13,12,15,14,13\\n\\t"',
+                          '".byte 15,12,14,13,12,15,14,13,12,15,14,13,12,15,14,13\\n\\t"',
+                          r"^aes\.power(8|9)\.expand_key\.k(128|256)$", "counterexample"),
+    # power9 alone: its key loaded with power8's lxvw4x (each word byte-reversed) instead of lxvb16x
+    "key_load_power9": ("src/ppc64le/power8_aes.c", '#define P8K_LOAD128 "lxvb16x 33,0,4\\n\\t"',
+                        '#define P8K_LOAD128 "lxvw4x 33,0,4\\n\\t"', r"^aes\.power9\.expand_key\.k128$",
+                        "counterexample"),
+    # a counter increment on the wrong word: the one-block CTR32's counter write-back adds 1 to
+    # big-endian word 2 instead of word 3 (in power8_aes.c, not power8.h's p8_inc32, so that the control
+    # recompiles two files, not every ppc64le file)
+    "counter_word_ppc64le": ("src/ppc64le/power8_aes.c", "    p8_store_aes(p8_inc32(ctr), counter);\n}",
+                             "    p8_store_aes((p8_u8)vec_add((p8_u32)ctr, (p8_u32){0, 1, 0, 0}), counter);\n}",
+                             r"^aes\.power(8|9)\.ctr32\.k128\.n1$", "counterexample"),
+    # an off-by-one at the batch/tail boundary: CTR32's 8-block loop runs while nblocks > 8, so exactly
+    # 8 blocks left are never encrypted
+    "tail_off_by_one_ppc64le": ("src/ppc64le/power8_aes.c", "for (; nblocks >= 8; nblocks -= 8, idx += 128)",
+                                "for (; nblocks > 8; nblocks -= 8, idx += 128)",
+                                r"^aes\.power(8|9)\.ctr32\.k128\.n(8|16)$", "counterexample"),
+    # constant time on ppc64le: a branch on a key byte in power8/power9 ECB
+    "ct_branch_on_key_ppc64le": ("src/ppc64le/power8_aes.c", _P8_ECB_ANCHOR,
+                                 "    if (((const uint8_t *)sched)[0] & 1) __asm__ volatile(\"\" ::: \"memory\");\n"
+                                 + _P8_ECB_ANCHOR, r"^aes\.power(8|9)\.ecb_encrypt\.k128\.n1$", "constant time"),
+})
+
+# armv8 and armv8-noeor3 (AArch64: the key expansion's mutants are in its inline assembly, which
+# asm_aarch64.py runs)
+_A8_ECB_ANCHOR = "    ARMV8_FOR_ROUNDS(s->rounds, ecb(s->enc, in, out, nblocks, 0, ROUNDS));"
+CONTROLS.update({
+    # a changed round constant in the AES-128 asm's table: the last Rcon {36} -> {37}
+    "rcon_armv8": ("src/aarch64/armv8.h", "ARMV8_RC(0x1b), ARMV8_RC(0x36),", "ARMV8_RC(0x1b), ARMV8_RC(0x37),",
+                   r"^aes\.armv8(-noeor3)?\.expand_key\.k128$", "counterexample"),
+    # a swapped TBL index: the asm's RotWord broadcast with its first two selectors exchanged
+    "swap_tbl_armv8": ("src/aarch64/armv8.h", "{13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12}}",
+                       "{14, 13, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12}}",
+                       r"^aes\.armv8(-noeor3)?\.expand_key\.k128$", "counterexample"),
+    # the EOR3 build alone: the asm's three-way XOR with its last operand replaced (d ^ a ^ a)
+    "eor3_operand_armv8": ("src/aarch64/armv8_sha3.c", '" a ".16b, " b ".16b\\n\\t"',
+                           '" a ".16b, " a ".16b\\n\\t"', r"^aes\.armv8\.expand_key\.k128$",
+                           "counterexample"),
+    # a counter increment on the wrong word: inc32 adds to lane 2 instead of lane 3
+    "counter_word_armv8": ("src/aarch64/armv8_kernels.inc", "one_be[4] = {0, 0, 0, 1}, one_le",
+                           "one_be[4] = {0, 0, 1, 0}, one_le", r"^aes\.armv8(-noeor3)?\.ctr32\.k128\.n1$",
+                           "counterexample"),
+    # constant time: a branch on a key byte in armv8 ECB
+    "ct_branch_on_key_armv8": ("src/aarch64/armv8_aes.c", _A8_ECB_ANCHOR,
+                               "    if (((const uint8_t *)sched)[0] & 1) __asm__ volatile(\"\" ::: \"memory\");\n"
+                               + _A8_ECB_ANCHOR, r"^aes\.armv8(-noeor3)?\.ecb_encrypt\.k128\.n1$", "constant time"),
+    # constant time on a CPU with FEAT_DIT: the key schedule run without setting PSTATE.DIT
+    "dit_missing_armv8": ("src/aarch64/armv8_kernels.inc", "const uint64_t dit = vg_aarch64_dit_enter(features);",
+                          "const uint64_t dit = 0;\n    (void)features;", r"^aes\.armv8(-noeor3)?\.expand_key\.k128$",
+                          "constant time"),
+})
+
 
 def run(name, build):
     path, old, new, only, reason = CONTROLS[name]

@@ -23,6 +23,12 @@ sys.path.insert(0, HERE)
 
 # Each implementation's widest batch in blocks (the obligations cover 0 .. 2*widest + 7 blocks).
 X86_IMPLS = {"aesni": 8, "vaes256": 16, "vaes512": 32}
+# AArch64 (the IR of src/aarch64 for --target=aarch64-linux-gnu): armv8 on a modelled CPU with SHA3 (the
+# EOR3 kernels) and without (the plain-EOR ones); sym/intrinsics_aarch64.py models both CPUs.
+AARCH64_IMPLS = {"armv8": 8, "armv8-noeor3": 8}
+# ppc64le (the IR of src/ppc64le for --target=powerpc64le-linux-gnu, the key expansion's module assembly
+# run by sym/asm_ppc64le.py): power9 and power8 on a modelled POWER9 (sym/intrinsics_ppc64le.py).
+PPC64LE_IMPLS = {"power9": 8, "power8": 8}
 # Not yet proved (docs/proofs-equivalence.md, "Not yet proved"): the bitsliced portable AES runs to the
 # end but its fixsliced circuit's terms are not identified with the spec's yet. --pending runs it.
 PENDING = {"portable": 8}
@@ -32,7 +38,7 @@ STREAM_SPLITS = [(1, 15), (15, 1, 16), (5, 27, 3), (16, 16), (7, 9, 33), (31, 2)
 
 def obligations(full=False, pending=False):
     out = []
-    for impl, width in (PENDING if pending else X86_IMPLS).items():
+    for impl, width in (PENDING if pending else dict(X86_IMPLS, **AARCH64_IMPLS, **PPC64LE_IMPLS)).items():
         top = 2 * width + 7 if not full else 4 * width + 7
         for kl in KEYS:
             kb = "k%d" % (8 * kl)
@@ -57,18 +63,23 @@ def _alarm(*_):
     raise Timeout()
 
 
-_MODULE = None
+_MODULES = {}
+
+
+def _arch(impl):
+    if impl in PPC64LE_IMPLS:
+        return "ppc64le"
+    return "aarch64" if impl in AARCH64_IMPLS else "x86_64"
 
 
 def run_group(args):
     """One worker's share: the obligations of one key size and function, in order."""
     build, group, timeout, mutant_root, ir_cache = args
-    global _MODULE
     from sym import build_ir, obligations as O
     from sym.exec import CTViolation, Unsupported
     from sym.intrinsics import X86
-    if _MODULE is None:
-        _MODULE = build_ir.module(mutant_root or ROOT, os.path.join(build, "ir"), ir_cache=ir_cache)
+    from sym import intrinsics_aarch64
+    from sym import intrinsics_ppc64le
     results = []
     signal.signal(signal.SIGALRM, _alarm)
     for name, impl, fn, lc, spec in group:
@@ -76,7 +87,16 @@ def run_group(args):
         detail = ""
         try:
             signal.alarm(timeout)
-            m = O.new_machine(_MODULE, impl, X86)
+            arch = _arch(impl)
+            if arch not in _MODULES:
+                _MODULES[arch] = build_ir.module(mutant_root or ROOT, os.path.join(build, "ir"), arch,
+                                                 ir_cache=ir_cache)
+            if arch == "aarch64":
+                m = intrinsics_aarch64.new_machine(_MODULES[arch], impl)
+            elif arch == "ppc64le":
+                m = intrinsics_ppc64le.new_machine(_MODULES[arch], impl)
+            else:
+                m = O.new_machine(_MODULES[arch], impl, X86)
             kind = spec[0]
             if kind == "expand":
                 O.ob_expand(m, impl, spec[2], spec[1])
@@ -127,7 +147,8 @@ def main():
     os.makedirs(a.build, exist_ok=True)
     # build (or load) the IR once before the workers start, so they all find it cached
     from sym import build_ir
-    build_ir.module(a.root or ROOT, os.path.join(a.build, "ir"), ir_cache=a.ir_cache)
+    for arch in sorted({_arch(o[1]) for o in selected}):
+        build_ir.module(a.root or ROOT, os.path.join(a.build, "ir"), arch, ir_cache=a.ir_cache)
     # one group per (key size, function): the same blocks under the same key give the same terms in
     # every implementation, so a group's later implementations reuse the first one's (bits.py interns
     # them per process); the implementations with the longest lengths go first
@@ -136,7 +157,7 @@ def main():
         kind = {"expand": "ecb_encrypt", "stream": "ctr32"}.get(o[4][0], o[4][0])
         groups.setdefault((o[3].split()[0], kind), []).append(o)
     for g in groups.values():
-        g.sort(key=lambda o: -X86_IMPLS.get(o[1], PENDING.get(o[1], 0)))
+        g.sort(key=lambda o: -dict(X86_IMPLS, **AARCH64_IMPLS, **PPC64LE_IMPLS).get(o[1], PENDING.get(o[1], 0)))
     # biggest groups first, for the pool's balance
     work = sorted(groups.values(), key=lambda g: -len(g))
     t0 = time.time()

@@ -7,6 +7,7 @@ import glob
 import hashlib
 import os
 import pickle
+import re
 import subprocess
 
 from . import ir
@@ -15,6 +16,26 @@ CLANG = os.environ.get("VG_PROVE_CLANG", "clang-14")
 LINK = os.environ.get("VG_PROVE_LLVM_LINK", "llvm-link-14")
 FLAGS = ["-O3", "-DNDEBUG", "-std=c11", "-fPIC", "-fvisibility=hidden", "-DVG_HAVE_SECURE_GETENV=1",
          "-Wall", "-Wextra", "-Werror", "-Wno-unused-command-line-argument"]
+# Targets other than the host's x86-64: clang's --target and the cross sysroot's C headers
+# (scripts/install-deps.sh installs them). x86-64 adds nothing.
+TARGETS = {"aarch64": ["--target=aarch64-linux-gnu", "-isystem", "/usr/aarch64-linux-gnu/include"],
+           "ppc64le": ["--target=powerpc64le-linux-gnu", "-isystem", "/usr/powerpc64le-linux-gnu/include"]}
+
+
+def file_flags(root, arch, src):
+    """The per-file flags of the library's CMake build for arch's sources: aarch64's -march options are
+    read from src/aarch64/aarch64.cmake's set_source_files_properties(... COMPILE_OPTIONS "..."), the
+    file the build itself includes, so the IR is compiled as the library is. x86-64: none (its ISA
+    comes from target attributes)."""
+    if arch != "aarch64":
+        return []
+    with open(os.path.join(root, "src", "aarch64", "aarch64.cmake")) as f:
+        text = f.read()
+    for files, opts in re.findall(r"set_source_files_properties\(([^)]*?)PROPERTIES\s+COMPILE_OPTIONS\s+\"([^\"]*)\"",
+                                  text):
+        if "${CMAKE_CURRENT_SOURCE_DIR}/" + src in files.split():
+            return opts.split(";")
+    return []
 
 
 def sources(root, arch="x86_64"):
@@ -28,11 +49,12 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
     """Parse (or load from the cache) the linked IR of the sources under root."""
     srcs = sources(root, arch)
     h = hashlib.sha256()
-    h.update(" ".join(FLAGS + [CLANG, arch, str(ir.__file__)]).encode())
+    h.update(" ".join(FLAGS + TARGETS.get(arch, []) + [CLANG, arch, str(ir.__file__)]).encode())
     with open(ir.__file__, "rb") as f:
         h.update(f.read())
     for s in srcs:
         h.update(s.encode())
+        h.update(" ".join(file_flags(root, arch, s)).encode())
     for p in sorted(glob.glob(os.path.join(root, "src", "**", "*"), recursive=True)
                     + glob.glob(os.path.join(root, "include", "*.h"))):
         if os.path.isfile(p):
@@ -51,11 +73,13 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
     # list cannot hide it.
     cache_dir = ir_cache or outdir
     os.makedirs(cache_dir, exist_ok=True)
-    flags_hash = hashlib.sha256(" ".join(FLAGS + [CLANG, arch]).encode()).hexdigest()
     lls = []
     for s in srcs:
+        extra = TARGETS.get(arch, []) + file_flags(root, arch, s)
+        flags_hash = hashlib.sha256(" ".join(FLAGS + extra + [CLANG, arch]).encode()).hexdigest()
         name = s.replace("/", "_")
-        deps_file = os.path.join(cache_dir, name + ".deps")
+        # each architecture its own list of headers (a common source includes other ones per target)
+        deps_file = os.path.join(cache_dir, name + ("" if arch == "x86_64" else "." + arch) + ".deps")
         out = None
         if os.path.exists(deps_file):
             with open(deps_file) as f:
@@ -63,9 +87,9 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
             out = os.path.join(cache_dir, "%s-%s.ll" % (name, _file_key(root, s, deps, flags_hash)))
         if out is None or not os.path.exists(out):
             tmp = os.path.join(cache_dir, "%s.tmp%d" % (name, os.getpid()))
-            subprocess.run([CLANG] + FLAGS + ["-I", os.path.join(root, "include"), "-I", os.path.join(root, "src"),
-                                              "-MD", "-MF", tmp + ".d", "-S", "-emit-llvm", os.path.join(root, s),
-                                              "-o", tmp], check=True)
+            subprocess.run([CLANG] + FLAGS + extra + ["-I", os.path.join(root, "include"), "-I",
+                                                      os.path.join(root, "src"), "-MD", "-MF", tmp + ".d", "-S",
+                                                      "-emit-llvm", os.path.join(root, s), "-o", tmp], check=True)
             deps = _project_deps(root, tmp + ".d", s)
             os.remove(tmp + ".d")
             with open(deps_file + ".tmp%d" % os.getpid(), "w") as f:

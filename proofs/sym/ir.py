@@ -51,7 +51,7 @@ _FLAGS = {"nuw", "nsw", "exact", "inbounds", "volatile", "tail", "musttail", "no
           "ninf", "nsz", "arcp", "contract", "afn", "reassoc", "atomic"}
 _PARAM_ATTRS = {"noundef", "nonnull", "readonly", "writeonly", "nocapture", "signext", "zeroext",
                 "noalias", "returned", "immarg", "inreg", "byval", "sret", "align", "dereferenceable",
-                "dereferenceable_or_null", "nofree", "readnone", "noinline", "nounwind"}
+                "dereferenceable_or_null", "nofree", "readnone", "noinline", "nounwind", "elementtype"}
 
 
 class Function:
@@ -89,6 +89,7 @@ class Module:
         self.functions = {}
         self.declares = set()
         self.attr_groups = {}
+        self.module_asm = []      # the lines of the top-level (module) assembly, in order
 
     # ---- layout (x86-64, ppc64le and AArch64 share these rules for the types vg uses) ----------
     def resolve(self, t):
@@ -396,6 +397,12 @@ def parse_module(text):
                 mm = re.search(r"@([-\w.$]+)\(", s)
                 if mm:
                     m.declares.add(mm.group(1))
+            continue
+        if s.startswith("module asm "):
+            # top-level assembly: kept as text for the architecture's interpreter (asm_<arch>.py),
+            # which reads the functions it is asked to run and rejects what it does not know
+            mm = re.fullmatch(r'module asm "(.*)"', s)
+            m.module_asm.append(_unescape(mm.group(1)).decode("latin-1"))
             continue
         if s.startswith("attributes"):
             mm = re.match(r"attributes #(\d+) = \{(.*)\}", s)

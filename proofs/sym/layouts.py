@@ -53,4 +53,33 @@ def portable(mem, kobj, w, nr, decrypt):
     return got, want
 
 
+def armv8(mem, kobj, w, nr, decrypt):
+    """armv8 and armv8-noeor3 (src/aarch64/armv8.h struct armv8_sched): the same layout as aesni's,
+    enc[r] = K_r at 16r (the bytes AddRoundKey XORs, which AESE takes), dec[0] = K_nr, dec[i] =
+    InvMixColumns(K_(nr-i)) (AESIMC), dec[nr] = K_0 at 240 + 16i; rounds at 480 (public)."""
+    got, want = aesni(mem, kobj, w, nr, decrypt)
+    got += mem.load(kobj + SCHED + 480, 4)
+    want += B.const_bits(nr, 32)
+    return got, want
+
+
 READERS = {"portable": portable, "aesni": aesni, "vaes256": aesni, "vaes512": aesni}
+READERS.update({"armv8": armv8, "armv8-noeor3": armv8})
+
+
+def power8(mem, kobj, w, nr, decrypt):
+    """power8, power9 (src/ppc64le/power8.h struct power8_sched): rk[r] = K_r at 16r as a register
+    image in AES order stored with stvx, i.e. (little-endian) memory byte 15 - i holds byte i of K_r;
+    key_len (16, 24, 32), from which the kernels take the rounds, at 240. No decryption keys: vncipher
+    takes the encryption keys backwards, so the layout is the same with or without them."""
+    got, want = [], []
+    for r in range(nr + 1):
+        got += mem.load(kobj + SCHED + 16 * r, 16)
+        k = S.round_key(w, r)
+        want += A.from_bytes(A.byte(k, 15 - i) for i in range(16))
+    got += mem.load(kobj + SCHED + 240, 4)
+    want += B.const_bits(4 * (nr - 6), 32)
+    return got, want
+
+
+READERS.update({"power8": power8, "power9": power8})
