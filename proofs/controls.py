@@ -80,10 +80,11 @@ CONTROLS.update({
                              "    p8_store_aes((p8_u8)vec_add((p8_u32)ctr, (p8_u32){0, 1, 0, 0}), counter);\n}",
                              r"^aes\.power(8|9)\.ctr32\.k128\.n1$", "counterexample"),
     # an off-by-one at the batch/tail boundary: CTR32's 8-block loop runs while nblocks > 8, so exactly
-    # 8 blocks left are never encrypted
+    # 8 blocks left are never encrypted (8 blocks is the first count that shows it; power9 runs the same
+    # loop, and has its own control below)
     "tail_off_by_one_ppc64le": ("src/ppc64le/power8_aes.c", "for (; nblocks >= 8; nblocks -= 8, idx += 128)",
                                 "for (; nblocks > 8; nblocks -= 8, idx += 128)",
-                                r"^aes\.power(8|9)\.ctr32\.k128\.n(8|16)$", "counterexample"),
+                                r"^aes\.power8\.ctr32\.k128\.n8$", "counterexample"),
     # constant time on ppc64le: a branch on a key byte in power8/power9 ECB
     "ct_branch_on_key_ppc64le": ("src/ppc64le/power8_aes.c", _P8_ECB_ANCHOR,
                                  "    if (((const uint8_t *)sched)[0] & 1) __asm__ volatile(\"\" ::: \"memory\");\n"
