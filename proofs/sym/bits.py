@@ -183,6 +183,7 @@ def tt_compose(tt, m, cols, k):
 # ---- bringing forms into one local basis --------------------------------------------------------
 
 _NORM = {}
+_MERGED = {}
 _INDEX = {}
 _SUPPORT = {}
 
@@ -224,15 +225,22 @@ def normalize(f):
     r = _NORM.get(f)
     if r is not None:
         return r
-    luts = [a for a in f if ATOMS[a][0] == "lut"]
-    if len(luts) < 2:
+    by_basis = {}
+    nluts = 0
+    for a in f:
+        d = ATOMS[a]
+        if d[0] == "lut":
+            by_basis.setdefault(d[1], []).append(a)
+            nluts += 1
+    if nluts < 2:
         _NORM[f] = f
         return f
-    by_basis = {}
-    for a in luts:
-        by_basis.setdefault(ATOMS[a][1], []).append(a)
     full = [b for b in by_basis if len(b) >= MAX_DIM]
     small = sorted((b for b in by_basis if len(b) < MAX_DIM), key=lambda b: -len(b))
+    if not small and nluts == len(full):
+        # one lut per full span: nothing can merge
+        _NORM[f] = f
+        return f
     clusters = {b: [b] for b in full}
     rest = []
     for b in small:
@@ -249,14 +257,22 @@ def normalize(f):
                     break
             else:
                 rest.append([b, [b]])
-    out = f
+    # f minus the merged luts, plus each cluster's canonical form (XOR is associative, and the
+    # members are distinct atoms of f, so removing them is XORing them out)
+    removed = []
+    merged = ZERO
     for basis, members_b in list(clusters.items()) + [tuple(c) for c in rest]:
         members = [a for b in members_b for a in by_basis[b]]
         if len(members) < 2:
             continue
-        for a in members:
-            out = out ^ frozenset((a,))
-        out = out ^ from_tt(basis, _merge_tt(basis, members))
+        removed.extend(members)
+        # the same luts meet again and again (a round key's bits in every block's S-box indexes)
+        key = (basis, frozenset(members))
+        m = _MERGED.get(key)
+        if m is None:
+            m = _MERGED[key] = from_tt(basis, _merge_tt(basis, members))
+        merged = merged ^ m
+    out = (f.difference(removed) ^ merged) if removed else f
     _NORM[f] = out
     return out
 
@@ -328,14 +344,25 @@ def local(forms):
     return base, tts
 
 
+_LOWS = {}
+
+
+def _lows(k):
+    """For each coordinate j < k, the truth table of the assignments with coordinate j = 0."""
+    r = _LOWS.get(k)
+    if r is None:
+        r = _LOWS[k] = [full(k) ^ proj(k, j) for j in range(k)]
+    return r
+
+
 def from_tt(basis, tt):
     """The canonical form of the function with truth table tt over basis."""
     k = len(basis)
     # drop the coordinates f does not depend on
     j = 0
-    basis = list(basis)
+    lows = _lows(k)
     while j < k:
-        lo = full(k) ^ proj(k, j)
+        lo = lows[j]
         if ((tt >> (1 << j)) & lo) == (tt & lo):
             # keep the half with coordinate j = 0, compressed
             nt = 0
@@ -346,23 +373,27 @@ def from_tt(basis, tt):
                         nt |= 1 << n
                     n += 1
             tt = nt
-            del basis[j]
+            basis = basis[:j] + basis[j + 1:]
             k -= 1
+            lows = _lows(k)
         else:
             j += 1
     if k == 0:
         return ONE if tt & 1 else ZERO
     c = tt & 1
-    mask = 0
-    for j in range(k):
-        if ((tt >> (1 << j)) & 1) ^ c:
-            mask |= 1 << j
-    if tt == tt_linear(k, mask, c):
-        f = ONE if c else ZERO
+    # an affine f has f(a) = f(0) ^ sum of f(e_j) ^ f(0) over the set bits j of a; f(e_0 + e_1) is a
+    # cheap first test of that (k >= 2 here unless f is a coordinate or its complement)
+    if k < 2 or ((tt >> 3) ^ (tt >> 2) ^ (tt >> 1) ^ c) & 1 == 0:
+        mask = 0
         for j in range(k):
-            if (mask >> j) & 1:
-                f = f ^ basis[j]
-        return f
+            if ((tt >> (1 << j)) & 1) ^ c:
+                mask |= 1 << j
+        if tt == tt_linear(k, mask, c):
+            f = ONE if c else ZERO
+            for j in range(k):
+                if (mask >> j) & 1:
+                    f = f ^ basis[j]
+            return f
     # a lut is stored with f(0) = 0: the complement of a function is its lut plus the constant, so
     # a circuit that folds the S-box's constant {63} elsewhere still meets the table's lut
     if c:

@@ -3,6 +3,7 @@
 a Release build's flags (CMakeLists.txt: -O3 -DNDEBUG, C11, PIC, hidden visibility; the ISA of each
 x86-64 kernel comes from its functions' target attributes, as in the library), linked into one
 module with llvm-link, parsed once and cached by the hash of the sources and flags."""
+import concurrent.futures
 import glob
 import hashlib
 import os
@@ -73,8 +74,7 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
     # list cannot hide it.
     cache_dir = ir_cache or outdir
     os.makedirs(cache_dir, exist_ok=True)
-    lls = []
-    for s in srcs:
+    def one(s):
         extra = TARGETS.get(arch, []) + file_flags(root, arch, s)
         flags_hash = hashlib.sha256(" ".join(FLAGS + extra + [CLANG, arch]).encode()).hexdigest()
         name = s.replace("/", "_")
@@ -97,7 +97,11 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
             os.replace(deps_file + ".tmp%d" % os.getpid(), deps_file)
             out = os.path.join(cache_dir, "%s-%s.ll" % (name, _file_key(root, s, deps, flags_hash)))
             os.replace(tmp, out)
-        lls.append(out)
+        return out
+
+    # the compiles are independent processes: JOBS of them at a time (threads only wait on them)
+    with concurrent.futures.ThreadPoolExecutor(max(1, int(os.environ.get("JOBS", "2")))) as pool:
+        lls = list(pool.map(one, srcs))
     linked = os.path.join(outdir, "vg-%s.ll" % arch)
     subprocess.run([LINK, "-S", "-o", linked] + lls, check=True)
     with open(linked) as f:

@@ -98,9 +98,10 @@ def compare(got, want, what):
     import random
     rnd = random.Random(1)
     names = set()
+    seen = set()  # one walk of the shared DAG for all the bad bits, not one per bit
     for i in bad:
-        _collect(got[i], names)
-        _collect(want[i], names)
+        _collect(got[i], names, seen)
+        _collect(want[i], names, seen)
     for _ in range(8):
         env = {n: rnd.getrandbits(1) for n in names}
         g = B.evaluate([got[i] for i in bad], env)
