@@ -295,16 +295,20 @@ _Static_assert(_Alignof(struct vg_aes_gcm_key_state) <= _Alignof(vg_aes_gcm_key)
  * leaf without locals: GCC gives it none when optimizing, hence __OPTIMIZE__, -O0 takes the plain
  * call; noipa so that GCC neither infers from the asm and __builtin_unreachable that it never
  * returns nor propagates constant arguments into it; no stack protector or -finstrument-functions
- * hooks, which would give it one; -pg would too, and is not supported here) and because its
+ * hooks, which would give it one; optimize("omit-frame-pointer") because -fno-omit-frame-pointer,
+ * which distributions build packages with for profiling, gave it `std 31; stdu 1` that the bctr
+ * never popped, and every key set-up crashed: tests/frame_pointer.cmake builds the library that way
+ * and runs test_aes under qemu; -pg is not supported here) and because its
  * callers are in this library, which has one TOC, so whatever r2 the kernel's global entry sets is
  * theirs. Frama-C, clang and every other target see the plain indirect call.
  */
 #if defined(__powerpc64__) && defined(_CALL_ELF) && _CALL_ELF == 2 && defined(__OPTIMIZE__) && defined(__GNUC__) \
     && !defined(__clang__) && !defined(__FRAMAC__)
 #if __GNUC__ >= 11
-#define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function, no_stack_protector))
+#define VG_PPC64LE_NO_FRAME                                                                                 \
+    __attribute__((noipa, unused, no_instrument_function, no_stack_protector, optimize("omit-frame-pointer")))
 #else
-#define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function))
+#define VG_PPC64LE_NO_FRAME __attribute__((noipa, unused, no_instrument_function, optimize("omit-frame-pointer")))
 #endif
 static VG_PPC64LE_NO_FRAME int
 vg_ppc64le_aes_expand_key_tail(void *sched, const uint8_t *key, size_t key_len, const struct vg_impl *impl)
