@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * speed.h — what vg-speed's driver (vg-speed.c) and its participants (peer_vg.c, peer_openssl.c,
- * peer_bearssl.c, and peer_evp_aead.c for the optional BoringSSL and AWS-LC binaries) share.
+ * peer_bearssl.c, peer_ipsecmb.c, and peer_evp_aead.c for the optional BoringSSL and AWS-LC binaries)
+ * share.
  *
  * A *row* is one operation on one key size ("aes128-gcm-seal"); a *cell* is a row at one message size.
  * For each cell the driver asks every participant (vg once per implementation measured, then each
@@ -63,8 +64,8 @@ struct speed_job {
  * on failure (an error from the library, a rejected tag, a failed allocation).
  */
 struct speed_peer {
-    const char *name;    /* "vg", "OpenSSL", "BearSSL", "BoringSSL", "AWS-LC" */
-    const char *key;     /* JSON key: "vg", "openssl", "bearssl", "boringssl", "awslc" */
+    const char *name;    /* "vg", "OpenSSL", "BearSSL", "ipsec-mb", "BoringSSL", "AWS-LC" */
+    const char *key;     /* JSON key: "vg", "openssl", "bearssl", "ipsecmb", "boringssl", "awslc" */
     /* Whether the library has this row at all; if not, *why says so in a short phrase
        ("no ECB API"). */
     int (*supports)(const struct speed_row *row, const char **why);
@@ -97,6 +98,9 @@ extern const struct speed_peer speed_peer_openssl;
 #endif
 #ifdef VG_SPEED_HAVE_BEARSSL
 extern const struct speed_peer speed_peer_bearssl;
+#endif
+#ifdef VG_SPEED_HAVE_IPSECMB
+extern const struct speed_peer speed_peer_ipsecmb;
 #endif
 /* The optional peer binaries (vg-speed-boringssl, vg-speed-awslc): vg-speed.c compiled again with
    one of these and no other peer, since a second libcrypto cannot share a process with the first. */

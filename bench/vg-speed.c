@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
  * vg-speed — every algorithm of include/vg.h next to its peers (OpenSSL's libcrypto through EVP,
- * BearSSL's constant-time code), in the same process, on the same buffers.
+ * BearSSL's constant-time code, Intel's ipsec-mb where it is installed), in the same process, on the
+ * same buffers.
  *
  * Method, for each cell (one row at one message size):
  *   1. every participant (vg once per implementation measured, then each peer that has the row) sets
@@ -62,6 +63,13 @@
 static const size_t tls_sizes[] = {16, 64, 576, 1350, 16384, 0};
 static const size_t stream_sizes[] = {16384, 1048576, 0};
 #define TLS_AAD_LEN 13 /* TLS 1.2's additional data: sequence number, type, version, length */
+/* The packet rows: one QUIC packet (1200 bytes, QUIC's smallest datagram size, RFC 9000 section 14;
+   its 32-byte long header as AAD) and one TLS record that fills a 1500-byte MTU (1350 bytes, 13 of
+   AAD). */
+static const size_t quic_sizes[] = {1200, 0};
+static const size_t tls_record_sizes[] = {1350, 0};
+#define QUIC_AAD_LEN 32
+#define MAX_AAD_LEN 32
 
 static const struct speed_row rows[] = {
     {"aes128-keysetup", "AES key set-up", SPEED_AES, SPEED_KEYSETUP, 16, 0, 0, NULL},
@@ -89,6 +97,14 @@ static const struct speed_row rows[] = {
     {"aes128-gcm-aad13-open", "AES-GCM, TLS", SPEED_GCM, SPEED_OPEN, 16, TLS_AAD_LEN, 0, tls_sizes},
     {"aes256-gcm-aad13-seal", "AES-GCM, TLS", SPEED_GCM, SPEED_SEAL, 32, TLS_AAD_LEN, 0, tls_sizes},
     {"aes256-gcm-aad13-open", "AES-GCM, TLS", SPEED_GCM, SPEED_OPEN, 32, TLS_AAD_LEN, 0, tls_sizes},
+    {"aes128-gcm-quic1200-seal", "AES-GCM, packets", SPEED_GCM, SPEED_SEAL, 16, QUIC_AAD_LEN, 0, quic_sizes},
+    {"aes128-gcm-quic1200-open", "AES-GCM, packets", SPEED_GCM, SPEED_OPEN, 16, QUIC_AAD_LEN, 0, quic_sizes},
+    {"aes256-gcm-quic1200-seal", "AES-GCM, packets", SPEED_GCM, SPEED_SEAL, 32, QUIC_AAD_LEN, 0, quic_sizes},
+    {"aes256-gcm-quic1200-open", "AES-GCM, packets", SPEED_GCM, SPEED_OPEN, 32, QUIC_AAD_LEN, 0, quic_sizes},
+    {"aes128-gcm-tls1350-seal", "AES-GCM, packets", SPEED_GCM, SPEED_SEAL, 16, TLS_AAD_LEN, 0, tls_record_sizes},
+    {"aes128-gcm-tls1350-open", "AES-GCM, packets", SPEED_GCM, SPEED_OPEN, 16, TLS_AAD_LEN, 0, tls_record_sizes},
+    {"aes256-gcm-tls1350-seal", "AES-GCM, packets", SPEED_GCM, SPEED_SEAL, 32, TLS_AAD_LEN, 0, tls_record_sizes},
+    {"aes256-gcm-tls1350-open", "AES-GCM, packets", SPEED_GCM, SPEED_OPEN, 32, TLS_AAD_LEN, 0, tls_record_sizes},
     {"aes128-gcm-stream1k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 16, 0, 1024, stream_sizes},
     {"aes128-gcm-stream1k-open", "AES-GCM streaming", SPEED_GCM, SPEED_OPEN, 16, 0, 1024, stream_sizes},
     {"aes128-gcm-stream16k-seal", "AES-GCM streaming", SPEED_GCM, SPEED_SEAL, 16, 0, 16384, stream_sizes},
@@ -119,15 +135,19 @@ static const struct {
     const char *group;
     const char *about;
 } groups[] = {
-    {"AES key set-up", "ns per key (lower is better); vg makes encryption and decryption round keys, "
-                       "the peers encryption keys only"},
+    {"AES key set-up", "ns per key (lower is better); vg and ipsec-mb make encryption and decryption "
+                       "round keys, OpenSSL and BearSSL encryption keys only"},
     {"AES-ECB", "whole blocks, out of place"},
     {"AES-CTR", "vg_aes_ctr32 (32-bit counter); each call goes on with the stream"},
     {"AES-GCM", "12-byte nonce, 16-byte tag, no AAD; key set-up includes the GHASH key"},
     {"AES-GCM, TLS", "a TLS 1.2 record: 12-byte nonce, 13 bytes of AAD, 16-byte tag; bytes and GB/s count "
                      "the message, not the AAD"},
-    {"AES-GCM streaming", "vg_aes_gcm_stream_* next to EVP_*Update and br_gcm_run, the message in 1 KiB "
-                          "(stream1k) or 16 KiB (stream16k) updates; 12-byte nonce, 16-byte tag, no AAD"},
+    {"AES-GCM, packets", "one packet per call, 12-byte nonce, 16-byte tag: quic1200 = a QUIC packet, 1200 bytes "
+                         "with a 32-byte header as AAD; tls1350 = a TLS record filling a 1500-byte MTU, 1350 bytes "
+                         "with 13 bytes of AAD; bytes and GB/s count the message, not the AAD"},
+    {"AES-GCM streaming", "vg_aes_gcm_stream_* next to EVP_*Update, br_gcm_run and ipsec-mb's "
+                          "GCM_*_UPDATE, the message in 1 KiB (stream1k) or 16 KiB (stream16k) updates; "
+                          "12-byte nonce, 16-byte tag, no AAD"},
     {"AES-GCM-SIV", "12-byte nonce, 16-byte tag, no AAD; key set-up is the key-generating key's"},
     {"AES-CCM", "13-byte nonce, 16-byte tag, no AAD"},
 };
@@ -139,6 +159,9 @@ static const struct speed_peer *const peers[] = {
 #endif
 #ifdef VG_SPEED_HAVE_BEARSSL
     &speed_peer_bearssl,
+#endif
+#ifdef VG_SPEED_HAVE_IPSECMB
+    &speed_peer_ipsecmb,
 #endif
 #ifdef VG_SPEED_PEER_BORINGSSL
     &speed_peer_boringssl,
@@ -159,10 +182,12 @@ static const struct speed_peer *const peers[] = {
 #else
 #define VG_SPEED_PEERS_TEXT "AWS-LC (this build's only peer)"
 #endif
+#elif defined(VG_SPEED_HAVE_IPSECMB)
+#define VG_SPEED_PEERS_TEXT "OpenSSL, BearSSL and Intel's ipsec-mb"
 #else
 #define VG_SPEED_PEERS_TEXT "OpenSSL and BearSSL"
 #endif
-#define MAX_PEERS 2
+#define MAX_PEERS 3
 
 /* The issue's sizes on x86-64 (the machine the targets are set on): short messages, the packet
    sizes, bulk, and 1 MiB (out of L1 and L2 per pass); elsewhere (qemu, slow machines) the short list. */
@@ -208,7 +233,8 @@ static void usage(FILE *f)
             "Times every algorithm of vg next to " VG_SPEED_PEERS_TEXT " in one process; prints medians.\n"
             "  --sizes LIST   message sizes in bytes, comma-separated (k and M suffixes: x1024);\n"
             "                 default " DEFAULT_SIZES_TEXT ", except the aad13 (TLS) rows: 16,64,576,1350,\n"
-            "                 16k, and the streaming rows: 16k,1M (--sizes applies to every row)\n"
+            "                 16k, the streaming rows: 16k,1M, and the packet rows: 1200 (quic1200) and\n"
+            "                 1350 (tls1350) (--sizes applies to every row)\n"
             "  --rounds N     rounds per cell, participants alternating in each (default 7)\n"
             "  --ms N         milliseconds each participant runs per round (default 8)\n"
             "  --quick        smoke run: 3 rounds of 2 ms (a few seconds in all)\n"
@@ -501,17 +527,20 @@ static const char *impl_env_warning(void)
 
 static void print_header(void)
 {
-    const char *not_built[2] = {NULL, NULL};
+    const char *not_built[3] = {NULL, NULL, NULL};
     size_t nnot = 0;
 #ifdef VG_SPEED_PEER_BINARY
     /* Not a missing package: a second libcrypto cannot share this process. */
-    not_built[nnot++] = "OpenSSL, BearSSL: in vg-speed (this binary is vg next to one libcrypto only)";
+    not_built[nnot++] = "OpenSSL, BearSSL, ipsec-mb: in vg-speed (this binary is vg next to one libcrypto only)";
 #else
 #ifndef VG_SPEED_HAVE_OPENSSL
     not_built[nnot++] = "OpenSSL: not built in (install libssl-dev)";
 #endif
 #ifndef VG_SPEED_HAVE_BEARSSL
     not_built[nnot++] = "BearSSL: not built in (install libbearssl-dev)";
+#endif
+#if defined(__x86_64__) && !defined(VG_SPEED_HAVE_IPSECMB)
+    not_built[nnot++] = "ipsec-mb: not built in (install libipsec-mb-dev)";
 #endif
 #endif
     const char *env_warning = impl_env_warning();
@@ -572,9 +601,9 @@ static void print_header(void)
                "(1e9 bytes/s), messages over 64 bytes\",\"per_call\":\"ns per call: key set-up and messages "
                "of 64 bytes or less\"},\"ratio\":\"peer time / vg time (above 1: vg faster)\"",
                opt.rounds, opt.seconds_per_round * 1e3);
-        printf(",\"gcm\":\"12-byte nonce, 16-byte tag, no AAD (aad13 rows: 13 bytes of AAD; stream rows: "
-               "the streaming interface)\",\"gcm_siv\":\"12-byte nonce, 16-byte tag, no AAD\",\"ccm\":\"13-byte "
-               "nonce, 16-byte tag, no AAD\"}");
+        printf(",\"gcm\":\"12-byte nonce, 16-byte tag, no AAD (aad13 and tls1350 rows: 13 bytes of AAD; "
+               "quic1200 rows: 32 bytes; stream rows: the streaming interface)\",\"gcm_siv\":\"12-byte "
+               "nonce, 16-byte tag, no AAD\",\"ccm\":\"13-byte nonce, 16-byte tag, no AAD\"}");
         return;
     }
     if (!opt.table) return;
@@ -610,8 +639,8 @@ static void print_header(void)
            "set-ups in ns per call;\n           vg/PEER = PEER's time / vg's time (above 1: vg faster)\n",
            opt.rounds, opt.seconds_per_round * 1e3,
            opt.cpu_time ? "the thread's CPU-time clock" : "CLOCK_MONOTONIC");
-    printf("modes      GCM, GCM-SIV: 12-byte nonce, 16-byte tag, no AAD (aad13 rows: 13 bytes); CCM: 13-byte "
-           "nonce, 16-byte tag, no AAD\n");
+    printf("modes      GCM, GCM-SIV: 12-byte nonce, 16-byte tag, no AAD (aad13 and tls1350 rows: 13 bytes, quic1200\n"
+           "           rows: 32); CCM: 13-byte nonce, 16-byte tag, no AAD\n");
     if (strcmp(VG_SPEED_BUILD_TYPE, "Release") != 0 && strcmp(VG_SPEED_BUILD_TYPE, "RelWithDebInfo") != 0)
         printf("WARNING    not a Release build: these numbers say little about vg\n");
     fflush(stdout);
@@ -1155,8 +1184,25 @@ static void run_cell(const struct speed_row *row, size_t len)
     static const uint8_t counter[16] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad,
                                         0xde, 0xca, 0xf8, 0x88, 0x00, 0x00, 0x00, 0x01};
     /* A TLS 1.2 record header as AAD: sequence number, type 23 (application data), version 3.3,
-       the record's length. */
-    uint8_t aad[TLS_AAD_LEN] = {0, 0, 0, 0, 0, 0, 0, 42, 23, 3, 3, (uint8_t)(len >> 8), (uint8_t)len};
+       the record's length. The quic1200 rows' 32 bytes are a QUIC Handshake packet's long header: type
+       byte, version 1, a 10-byte and a 9-byte connection ID after their lengths, the 2-byte length of
+       what follows (packet number, message, tag), a 4-byte packet number. */
+    static const uint8_t tls_aad[TLS_AAD_LEN] = {0, 0, 0, 0, 0, 0, 0, 42, 23, 3, 3};
+    static const uint8_t quic_aad[QUIC_AAD_LEN] = {0xe3, 0, 0, 0, 1, 10, 0xd0, 0xd1, 0xd2, 0xd3, 0xd4,
+                                                   0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 9, 0x50, 0x51, 0x52, 0x53,
+                                                   0x54, 0x55, 0x56, 0x57, 0x58};
+    uint8_t aad[MAX_AAD_LEN];
+    if (row->aad_len == QUIC_AAD_LEN) {
+        size_t follows = 4 + len + SPEED_TAG_LEN;
+        memcpy(aad, quic_aad, QUIC_AAD_LEN);
+        aad[26] = (uint8_t)(0x40 | ((follows >> 8) & 0x3f)); /* a 2-byte variable-length integer */
+        aad[27] = (uint8_t)follows;
+        aad[31] = 7; /* packet number */
+    } else {
+        memcpy(aad, tls_aad, TLS_AAD_LEN);
+        aad[11] = (uint8_t)(len >> 8);
+        aad[12] = (uint8_t)len;
+    }
     struct speed_job job = {
         .row = row,
         .len = row->op == SPEED_KEYSETUP ? 16 : len,
@@ -1429,7 +1475,7 @@ int main(int argc, char **argv)
     }
     double took = bench_seconds(CLOCK_MONOTONIC) - start;
 
-    const char *notes[4];
+    const char *notes[5];
     size_t nnotes = 0;
     if (skipped_unaligned) notes[nnotes++] = "ECB and CTR rows skip sizes that are not a multiple of 16";
     if (ccm_long_nonce_shortened)
@@ -1437,6 +1483,10 @@ int main(int argc, char **argv)
                           "nonce leaves a 2-byte length field, 65535 bytes at most";
 #ifdef VG_SPEED_HAVE_BEARSSL
     notes[nnotes++] = "BearSSL works in place: its open timings include copying the ciphertext in";
+#endif
+#ifdef VG_SPEED_HAVE_IPSECMB
+    notes[nnotes++] = "ipsec-mb's GCM and CCM opens return the tag they compute: its timings include "
+                      "vg-speed's constant-time comparison with the message's tag";
 #endif
     if (opt.json) {
         for (size_t i = 0; i < nnotes; i++) {
