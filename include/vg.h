@@ -217,6 +217,41 @@ VG_API VG_WARN_UNUSED_RESULT int vg_aes_gcm_open(const vg_aes_gcm_key *k, const 
 VG_API void vg_aes_gcm_key_wipe(vg_aes_gcm_key *k);
 
 /*
+ * Batches: many messages under one key in one call, as a QUIC or TLS server seals the packets of one
+ * sendmmsg/GSO burst. A batch is exactly the loop
+ *     for (i = 0; i < n; i++) results[i] = vg_aes_gcm_seal(k, msgs[i].nonce, ..., msgs[i].tag_len);
+ * (vg_aes_gcm_open for _open_batch): each message's bytes, its code in results[i], the zeroing of its
+ * out on a failed open, and the order of every read and write, results[i] and the descriptors
+ * included (a message may read what an earlier one wrote). A failed message writes nothing of its
+ * own (a failed open zeroes its out) and does not affect the others. Where the implementation has a
+ * two-message kernel, consecutive short messages of the same lengths are sealed or opened side by
+ * side, which fills the pipelines one short message leaves idle; it does so only where the result
+ * is the loop's (docs/design.md).
+ *
+ * Returns VG_OK if every message gave VG_OK, else the first code other than VG_OK in array order.
+ * VG_ERR_ARG with nothing written (results[] included) if k is NULL or not a set-up GCM key, or msgs
+ * or results is NULL while n != 0.
+ * For QUIC header protection (one AES block per packet), gather the samples and make one
+ * vg_aes_ecb_encrypt call: it is already one pass over all of them.
+ */
+typedef struct vg_aes_gcm_batch_msg {
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const uint8_t *aad;
+    size_t aad_len;
+    const uint8_t *in;
+    size_t len;
+    uint8_t *out;
+    uint8_t *tag; /* seal writes tag_len bytes here; open reads them (and never writes the tag) */
+    size_t tag_len;
+} vg_aes_gcm_batch_msg;
+
+VG_API VG_WARN_UNUSED_RESULT int vg_aes_gcm_seal_batch(const vg_aes_gcm_key *k, const vg_aes_gcm_batch_msg *msgs,
+                                                       size_t n, int *results);
+VG_API VG_WARN_UNUSED_RESULT int vg_aes_gcm_open_batch(const vg_aes_gcm_key *k, const vg_aes_gcm_batch_msg *msgs,
+                                                       size_t n, int *results);
+
+/*
  * Streaming GCM: stream_init, then AAD (any number of calls, any lengths), then data (any number of
  * calls, any lengths, all encrypt or all decrypt), then finish (sealing side) or verify (opening side).
  * A call out of this order returns VG_ERR_ARG and changes nothing. The stream keeps a pointer to the

@@ -97,6 +97,14 @@
  * Byte order conventions: every kernel takes and writes blocks as byte strings in the standards'
  * order (never host-order words), so the same mode code is right on little- and big-endian CPUs.
  */
+/* One message of a two-message GCM kernel call (vg_impl.gcm_seal_short2): its 12-byte nonce, its
+   aad, in, out, and its 16-byte tag (seal: the caller's buffer; open: where the kernel puts the tag
+   the ciphertext should have). */
+struct vg_gcm_short_msg {
+    const uint8_t *nonce, *aad, *in;
+    uint8_t *out, *tag;
+};
+
 struct vg_impl {
     const char *name;
     /* 1 if this CPU and OS can run it. Called once per process (cached by impl.c). */
@@ -195,6 +203,22 @@ struct vg_impl {
     void (*gcm_seal_groups)(const void *sched, const void *hkey, const uint8_t nonce[12], const uint8_t *aad,
                             size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
     size_t gcm_seal_groups_bytes;
+
+    /* Optional: gcm_seal_short / gcm_open_short for two messages at once (the batch calls), with the
+       same public aad_len and len, 12-byte nonces and 16-byte tags, each message's AAD, data and
+       length blocks at most gcm_short2_max_blocks (ceil(aad_len/16) + ceil(len/16) + 1 <= it), and
+       len <= gcm_short2_max_len, the length up to which the pair was measured faster than two
+       single calls (the mode checks both). Each message's out and tag are the one-shot kernel's;
+       open writes the tag its ciphertext should have to m[q].tag, a mode-local buffer, for the mode
+       to compare. The mode passes no buffer of m[0] that it writes (out; seal's tag) overlapping a
+       buffer of m[1], nor an out overlapping its own message's aad; in == out within a message is
+       allowed. The kernel reads all of m[0]'s inputs before it writes anything of m[1]'s, writes
+       each message's out before its tag, m[0]'s before m[1]'s, and the tags last. */
+    void (*gcm_seal_short2)(const void *sched, const void *hkey, const struct vg_gcm_short_msg *m, size_t aad_len,
+                            size_t len);
+    void (*gcm_open_short2)(const void *sched, const void *hkey, const struct vg_gcm_short_msg *m, size_t aad_len,
+                            size_t len);
+    size_t gcm_short2_max_blocks, gcm_short2_max_len;
 
     /* Optional whole-message AES-GCM-SIV (RFC 8452) for len <= gcm_siv_short_max and aad_len <=
        gcm_siv_short_max_aad (public; the mode checks them and every argument). sched is the master

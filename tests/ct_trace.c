@@ -13,7 +13,8 @@
  *
  * Buffers are static, so their addresses are the same in every run; everything a run needs (a tag to
  * open, the key struct) is made before ct_begin(), and each group starts with one unmarked warm-up run.
- * The CTR and GCM streams run too, each message in three public-length pieces.
+ * The CTR and GCM streams run too, each message in three public-length pieces, and the GCM batches,
+ * four messages of a quarter of the length each.
  *
  * Usage: ct_trace --impl NAME [--plant]   (run through ct-trace.sh -b ct_begin -e ct_end -g 4)
  * --plant adds one group that branches on a secret byte: the check must fail with it (proof that
@@ -33,6 +34,9 @@ __attribute__((noinline)) void ct_end(void) { __asm__ volatile("" ::: "memory");
 
 static uint8_t key[32], nonce[16], counter[16], aad[80], msg[CT_MAX], out[CT_MAX], back[CT_MAX];
 static uint8_t tag[16];
+static uint8_t bnonce[4][12], btag[4][16]; /* the batches' four messages */
+static vg_aes_gcm_batch_msg batch[4];
+static int bres[4];
 static vg_aes_key aes_key;
 static vg_aes_gcm_key gcm_key;
 static vg_aes_gcm_siv_key siv_key;
@@ -50,6 +54,7 @@ static void new_secrets(void)
     vgt_rand_bytes(counter, sizeof counter);
     vgt_rand_bytes(aad, sizeof aad);
     vgt_rand_bytes(msg, sizeof msg);
+    vgt_rand_bytes(&bnonce[0][0], sizeof bnonce);
 }
 
 static const size_t key_lens[] = {16, 24, 32};
@@ -60,14 +65,25 @@ static const size_t msg_lens[] = {16, 32, 48, 64, 112, 128, 192, 240, 368, 1000}
 #define NMSGS (sizeof msg_lens / sizeof msg_lens[0])
 
 enum op { EXPAND, ECB_ENC, ECB_DEC, CTR, GCM_INIT, GCM_SEAL, GCM_OPEN, SIV_INIT, SIV_SEAL, SIV_OPEN,
-          CCM_INIT, CCM_SEAL, CCM_OPEN, CTR_STREAM, GCM_STREAM_ENC, GCM_STREAM_DEC, PLANT };
+          CCM_INIT, CCM_SEAL, CCM_OPEN, CTR_STREAM, GCM_STREAM_ENC, GCM_STREAM_DEC, GCM_SEAL_BATCH,
+          GCM_OPEN_BATCH, PLANT };
 static const char *const op_names[] = {"expand", "ecb_enc", "ecb_dec", "ctr32", "gcm_init", "gcm_seal",
                                        "gcm_open", "siv_init", "siv_seal", "siv_open", "ccm_init",
                                        "ccm_seal", "ccm_open", "ctr_stream", "gcm_stream_enc",
-                                       "gcm_stream_dec", "planted"};
+                                       "gcm_stream_dec", "gcm_seal_batch", "gcm_open_batch", "planted"};
 
 /* AAD bytes of every AEAD call (20 unless a group says otherwise). */
 static size_t al = 20;
+
+/* The batches: four messages of len / 4 bytes each (so the short ones form an interleaved group), from
+   msg to out (seal) and from out to back (open), each with its own nonce, tag and slice of the AAD. */
+static void batch_msgs(size_t len, int open)
+{
+    size_t q = len / 4;
+    for (size_t j = 0; j < 4; j++)
+        batch[j] = (vg_aes_gcm_batch_msg){bnonce[j], 12, aad + 5 * j, al / 4, open ? out + q * j : msg + q * j, q,
+                                          open ? back + q * j : out + q * j, btag[j], 16};
+}
 
 /* One group: CT_SECRETS runs of op with key length kl and message length len. */
 static void group(enum op op, size_t kl, size_t len)
@@ -93,6 +109,12 @@ static void group(enum op op, size_t kl, size_t len)
             rc = vg_aes_gcm_siv_init(&siv_key, key, kl);
             if (op == SIV_OPEN)
                 rc |= vg_aes_gcm_siv_seal(&siv_key, nonce, 12, aad, al, msg, len, out, tag, tl);
+            break;
+        case GCM_SEAL_BATCH: case GCM_OPEN_BATCH:
+            rc = vg_aes_gcm_init(&gcm_key, key, kl);
+            batch_msgs(len, 0);
+            if (op == GCM_OPEN_BATCH) rc |= vg_aes_gcm_seal_batch(&gcm_key, batch, 4, bres);
+            batch_msgs(len, op == GCM_OPEN_BATCH);
             break;
         case CCM_SEAL: case CCM_OPEN:
             rc = vg_aes_ccm_init(&ccm_key, key, kl);
@@ -149,12 +171,15 @@ static void group(enum op op, size_t kl, size_t len)
             vg_aes_gcm_stream_wipe(&gcm_stream);
             break;
         }
+        case GCM_SEAL_BATCH: rc = vg_aes_gcm_seal_batch(&gcm_key, batch, 4, bres); break;
+        case GCM_OPEN_BATCH: rc = vg_aes_gcm_open_batch(&gcm_key, batch, 4, bres); break;
         case PLANT: if (key[0] & 1) sink = key[1]; break; /* a secret-dependent branch, on purpose */
         }
         if (s >= 0) ct_end();
         CHECK(rc == 0, "%s key %zu len %zu", op_names[op], kl, len);
         if (op == GCM_OPEN || op == SIV_OPEN || op == CCM_OPEN || op == GCM_STREAM_DEC)
             CHECK_BYTES(back, msg, len, "%s round trip", op_names[op]);
+        if (op == GCM_OPEN_BATCH) CHECK_BYTES(back, msg, len / 4 * 4, "%s round trip", op_names[op]);
     }
 }
 
@@ -180,6 +205,8 @@ int main(int argc, char **argv)
             group(CTR_STREAM, key_lens[k], msg_lens[m]);
             group(GCM_STREAM_ENC, key_lens[k], msg_lens[m]);
             group(GCM_STREAM_DEC, key_lens[k], msg_lens[m]);
+            group(GCM_SEAL_BATCH, key_lens[k], msg_lens[m]);
+            group(GCM_OPEN_BATCH, key_lens[k], msg_lens[m]);
         }
     }
     /* GCM one-shots at (len, aad_len) shapes around the whole-message kernels' limits (ppc64le:

@@ -341,6 +341,79 @@ static void ct_gcm_short(size_t key_len)
         }
 }
 
+/* The GCM batches: one seal batch whose messages come in pairs of like messages (the same lengths,
+   12-byte nonces: vaes256's two-message kernel, up to 96 bytes) and single ones (a 13-byte nonce, a
+   12-byte tag, 1350 bytes), with the key, nonces, AAD and data secret; then the open batch of the same,
+   with one message's tag forged. Each message is checked against the one-shot call's output. */
+static void ct_gcm_batch(size_t key_len)
+{
+    static const size_t blens[] = {0, 0, 16, 16, 64, 64, 96, 96, 1, 15, 17, 255, 256, 257, 1350, 33, 128};
+    enum { NB = sizeof blens / sizeof blens[0], FORGED = 4 };
+    static uint8_t bn[NB][13], ba[NB][40], bp[NB][1350], bc[NB][1350], bt[NB][16], wc[NB][1350], wt[NB][16];
+    vg_aes_gcm_batch_msg m[NB];
+    int res[NB];
+    any_key k;
+    vgt_rand_bytes(key, key_len);
+    SECRET(key, key_len);
+    CHECK(lib_init(GCM, &k, key_len) == VG_OK, "gcm init");
+    PUBLIC(key, key_len);
+    for (size_t i = 0; i < NB; i++) {
+        size_t nl = i == 9 ? 13 : 12, al = (i / 2 * 7) % 40, tl = i == 8 ? 12 : 16;
+        vgt_rand_bytes(bn[i], nl);
+        vgt_rand_bytes(ba[i], al);
+        vgt_rand_bytes(bp[i], blens[i]);
+        CHECK(vg_aes_gcm_seal(&k.gcm, bn[i], nl, ba[i], al, bp[i], blens[i], wc[i], wt[i], tl) == VG_OK, "one-shot seal");
+        m[i] = (vg_aes_gcm_batch_msg){bn[i], nl, ba[i], al, bp[i], blens[i], bc[i], bt[i], tl};
+    }
+    for (size_t i = 0; i < NB; i++) {
+        SECRET(bn[i], m[i].nonce_len);
+        SECRET(ba[i], m[i].aad_len);
+        SECRET(bp[i], m[i].len);
+    }
+    int rc = vg_aes_gcm_seal_batch(&k.gcm, m, NB, res);
+    for (size_t i = 0; i < NB; i++) {
+        PUBLIC(bn[i], m[i].nonce_len);
+        PUBLIC(ba[i], m[i].aad_len);
+        PUBLIC(bp[i], m[i].len);
+        expect_tainted(bt[i], m[i].tag_len, "gcm batch seal tag");
+        PUBLIC(bc[i], m[i].len);
+        PUBLIC(bt[i], m[i].tag_len);
+        /* the one-shot's outputs too: they came from the key schedule, which stays secret */
+        PUBLIC(wc[i], m[i].len);
+        PUBLIC(wt[i], m[i].tag_len);
+        CHECK(res[i] == VG_OK, "gcm batch seal message %zu: %d", i, res[i]);
+        CHECK_BYTES(bc[i], wc[i], m[i].len, "gcm batch seal message %zu (key %zu)", i, key_len);
+        CHECK_BYTES(bt[i], wt[i], m[i].tag_len, "gcm batch seal tag %zu (key %zu)", i, key_len);
+    }
+    CHECK(rc == VG_OK, "gcm batch seal rc %d", rc);
+
+    bt[FORGED][0] ^= 1;
+    for (size_t i = 0; i < NB; i++) {
+        m[i].in = bc[i];
+        m[i].out = bc[i];
+        SECRET(bn[i], m[i].nonce_len);
+        SECRET(ba[i], m[i].aad_len);
+        SECRET(bc[i], m[i].len);
+        SECRET(bt[i], m[i].tag_len);
+    }
+    rc = vg_aes_gcm_open_batch(&k.gcm, m, NB, res);
+    PUBLIC(&rc, sizeof rc);
+    for (size_t i = 0; i < NB; i++) {
+        PUBLIC(bn[i], m[i].nonce_len);
+        PUBLIC(ba[i], m[i].aad_len);
+        PUBLIC(bt[i], m[i].tag_len);
+        PUBLIC(bc[i], m[i].len);
+        if (i == FORGED) {
+            CHECK(res[i] == VG_ERR_AUTH && vgt_all_zero(bc[i], m[i].len), "gcm batch forged open %zu: %d", i, res[i]);
+        } else {
+            CHECK(res[i] == VG_OK, "gcm batch open message %zu: %d", i, res[i]);
+            CHECK_BYTES(bc[i], bp[i], m[i].len, "gcm batch open message %zu (key %zu)", i, key_len);
+        }
+    }
+    CHECK(rc == VG_ERR_AUTH, "gcm batch open rc %d", rc);
+    vg_aes_gcm_key_wipe(&k.gcm);
+}
+
 static void ct_aead(enum aead_kind kind, size_t key_len)
 {
     static const size_t aad_lens[] = {0, 1, 16, 17, 69, 300};
@@ -477,6 +550,7 @@ int main(int argc, char **argv)
         ct_aes(key_lens[i]);
         ct_aead(GCM, key_lens[i]);
         ct_gcm_short(key_lens[i]);
+        ct_gcm_batch(key_lens[i]);
         ct_aead(CCM, key_lens[i]);
         ct_aead(SIV, key_lens[i]);
     }

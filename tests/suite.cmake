@@ -3,7 +3,7 @@
 # implementation), the exported symbols and the install tree (once), and the constant-time check
 # (per implementation, under valgrind memcheck, or natively in a MemorySanitizer build).
 
-foreach(t aes ctr_stream aead gcm_stream overlap contexts)
+foreach(t aes ctr_stream aead gcm_stream gcm_batch overlap contexts)
   vg_add_test_program(test_${t} test_${t}.c)
   vg_add_impl_test(NAME ${t} TARGET test_${t})
 endforeach()

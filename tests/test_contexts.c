@@ -78,6 +78,14 @@ static void call_all(enum ktype want, void *ctx, const char *what)
         rc[n++] = vg_aes_gcm_seal(ctx, nonce, 12, in, 20, in, BUF, out, tag, 16);
         rc[n++] = vg_aes_gcm_open(ctx, nonce, 12, in, 20, in, BUF, tag0, 16, out);
         { vg_aes_gcm_stream s; rc[n++] = vg_aes_gcm_stream_init(&s, ctx, nonce, 12); }
+        {
+            vg_aes_gcm_batch_msg m = {nonce, 12, in, 20, in, BUF, out, tag, 16};
+            int r = 1;
+            rc[n++] = vg_aes_gcm_seal_batch(ctx, &m, 1, &r);
+            m.tag = tag0;
+            rc[n++] = vg_aes_gcm_open_batch(ctx, &m, 1, &r);
+            CHECK(r == 1, "a refused batch wrote its results");
+        }
         break;
     case K_SIV:
         rc[n++] = vg_aes_gcm_siv_seal(ctx, nonce, 12, in, 20, in, BUF, out, tag, 16);

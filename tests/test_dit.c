@@ -89,6 +89,14 @@ static void test_restored(int caller)
     CHECK(vg_aes_gcm_open(&gcm, nonce, 12, buf, 20, out, 300, tag, 16, back) == VG_OK, "vg_aes_gcm_open"); AFTER("vg_aes_gcm_open");
     tag[0] ^= 1;
     CHECK(vg_aes_gcm_open(&gcm, nonce, 12, buf, 20, out, 300, tag, 16, back) == VG_ERR_AUTH, "vg_aes_gcm_open"); AFTER("vg_aes_gcm_open (forged)");
+    {
+        uint8_t t2[8];
+        vg_aes_gcm_batch_msg m[2] = {{nonce, 12, buf, 20, buf, 64, out, tag, 16}, {nonce, 12, buf, 20, buf + 64, 100, out + 64, t2, 8}};
+        int r[2];
+        CHECK(vg_aes_gcm_seal_batch(&gcm, m, 2, r) == VG_OK, "vg_aes_gcm_seal_batch"); AFTER("vg_aes_gcm_seal_batch");
+        m[0].in = out; m[0].out = back; m[1].in = out + 64; m[1].out = back + 64;
+        CHECK(vg_aes_gcm_open_batch(&gcm, m, 2, r) == VG_OK, "vg_aes_gcm_open_batch"); AFTER("vg_aes_gcm_open_batch");
+    }
     CHECK(vg_aes_gcm_stream_init(&gs, &gcm, nonce, 12) == VG_OK, "vg_aes_gcm_stream_init"); AFTER("vg_aes_gcm_stream_init");
     CHECK(vg_aes_gcm_stream_aad(&gs, buf, 20) == VG_OK, "vg_aes_gcm_stream_aad"); AFTER("vg_aes_gcm_stream_aad");
     CHECK(vg_aes_gcm_stream_encrypt(&gs, buf, 300, out) == VG_OK, "vg_aes_gcm_stream_encrypt"); AFTER("vg_aes_gcm_stream_encrypt");

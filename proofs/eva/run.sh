@@ -39,7 +39,7 @@ run_one() {
     fi
 }
 
-names=(${EVA_NAMES:-eva_kernels eva_gcm eva_aes eva_siv eva_ccm eva_gcm_stream})
+names=(${EVA_NAMES:-eva_kernels eva_gcm eva_aes eva_siv eva_ccm eva_gcm_stream eva_gcm_batch})
 for name in "${names[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 1; done
     run_one "$name" &

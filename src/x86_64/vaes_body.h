@@ -1108,69 +1108,89 @@ VV_INLINE void VV_NAME(hash_bytes)(struct VV_NAME(gf_sum) *s, const struct VV_NA
     }
 }
 
-/* The last pass: rb bytes of data in n vectors (n a constant after inlining, 0..VV_NVEC; the last
-   holding 1..16*LANES bytes), from the counter base (arithmetic form, lane j = data block j), E(J0)
-   from j0 (block form) beside them. The data's blocks take positions pos0.. of a GHASH sum whose
-   powers start at top (H_(top - q) for position q); acc is XORed into the first data block. */
-VV_INLINE __m128i VV_NAME(short_pass)(const struct aesni_sched *ks, const struct VV_NAME(hkey) *hk,
-                                      struct VV_NAME(gf_sum) *s, vv_t base, __m128i j0, const uint8_t *in,
-                                      uint8_t *out, size_t rb, int n, size_t pos0, size_t top, __m128i acc,
-                                      int decrypt)
+/* The last pass of qn messages at once (qn a constant after inlining: 1 for gcm_short, 2 for
+   gcm_short2), each with rb bytes of data in n vectors (n a constant after inlining, 0..VV_NVEC; the
+   last holding 1..16*LANES bytes), from the counter base[q] (arithmetic form, lane j = data block j),
+   E(J0) from j0[q] (block form) beside them. Message q's data blocks take positions pos0.. of its own
+   GHASH sum s[q], whose powers start at top (H_(top - q) for position q); acc[q] is XORed into its
+   first data block. The messages' rounds run side by side: one message's AES is a chain of rounds
+   whose latency leaves the AES units idle between them, and a second, independent chain fills them
+   (and the same for the carry-less products). E(J0) of message q comes back in e[q]. */
+VV_INLINE void VV_NAME(short_pass)(const struct aesni_sched *ks, const struct VV_NAME(hkey) *hk,
+                                   struct VV_NAME(gf_sum) *s, const vv_t *base, const __m128i *j0,
+                                   const uint8_t *const *in, uint8_t *const *out, size_t rb, int n, size_t pos0,
+                                   size_t top, const __m128i *acc, __m128i *e, int qn, int decrypt)
 {
     const vv_t shuf = vv_bcast128(aesni_swap_last_word_mask());
     const vv_t bswap = vv_bcast128(aesni_byte_reverse_mask());
     const size_t last = n ? rb - (size_t)(16 * VV_LANES * (n - 1)) : 0; /* bytes in vector n-1 */
-    vv_t b[VV_NVEC + 1], x[VV_NVEC + 1];
+    vv_t b[2][VV_NVEC + 1], x[2][VV_NVEC + 1];
     VV_UNROLL
-    for (int i = 0; i < n; i++) {
-        vv_t c = i ? vv_add32(base, VV_NAME(ctr_step)((uint32_t)(i * VV_LANES), 1)) : base;
-        b[i] = vv_xor(vv_shuffle8(c, shuf), VV_NAME(sched_key)(ks, 0));
-        x[i] = vv_zero(); /* (set below for open; gcc -O2 cannot see that) */
+    for (int q = 0; q < qn; q++) {
+        VV_UNROLL
+        for (int i = 0; i < n; i++) {
+            vv_t c = i ? vv_add32(base[q], VV_NAME(ctr_step)((uint32_t)(i * VV_LANES), 1)) : base[q];
+            b[q][i] = vv_xor(vv_shuffle8(c, shuf), VV_NAME(sched_key)(ks, 0));
+            x[q][i] = vv_zero(); /* (set below for open; gcc -O2 cannot see that) */
+        }
     }
     if (decrypt) {
         /* the ciphertext, loaded and hashed before anything is written */
         VV_UNROLL
-        for (int i = 0; i < n; i++) {
-            x[i] = i == n - 1 ? vv_load_bytes(in + 16 * VV_LANES * i, last) : vv_loadu(in + 16 * VV_LANES * i);
-            vv_t y = vv_shuffle8(x[i], bswap);
-            if (i == 0) y = vv_xor(y, vv_zext128(acc));
-            vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
-            VV_NAME(gf_mul_add)(s, y, h, VV_NAME(kara_of)(h));
+        for (int q = 0; q < qn; q++) {
+            VV_UNROLL
+            for (int i = 0; i < n; i++) {
+                x[q][i] = i == n - 1 ? vv_load_bytes(in[q] + 16 * VV_LANES * i, last)
+                                     : vv_loadu(in[q] + 16 * VV_LANES * i);
+                vv_t y = vv_shuffle8(x[q][i], bswap);
+                if (i == 0) y = vv_xor(y, vv_zext128(acc[q]));
+                vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
+                VV_NAME(gf_mul_add)(&s[q], y, h, VV_NAME(kara_of)(h));
+            }
         }
     }
-    __m128i e = _mm_xor_si128(j0, _mm_loadu_si128((const __m128i *)ks->enc[0]));
+    VV_UNROLL
+    for (int q = 0; q < qn; q++) e[q] = _mm_xor_si128(j0[q], _mm_loadu_si128((const __m128i *)ks->enc[0]));
     for (unsigned r = 1; r < ks->rounds; r++) {
         vv_t k = VV_NAME(sched_key)(ks, r);
         VV_UNROLL
-        for (int i = 0; i < n; i++) b[i] = vv_aesenc(b[i], k);
-        e = _mm_aesenc_si128(e, vv_cast128(k));
-    }
-    VV_UNROLL
-    for (int i = 0; i < n; i++) b[i] = vv_aesenclast(b[i], VV_NAME(sched_key)(ks, ks->rounds));
-    e = _mm_aesenclast_si128(e, _mm_loadu_si128((const __m128i *)ks->enc[ks->rounds]));
-    VV_UNROLL
-    for (int i = 0; i < n; i++) {
-        if (decrypt) {
-            vv_t p = vv_xor(b[i], x[i]);
-            if (i == n - 1) vv_store_bytes(out + 16 * VV_LANES * i, p, last);
-            else vv_storeu(out + 16 * VV_LANES * i, p);
-        } else {
-            vv_t c;
-            if (i == n - 1) {
-                /* the keystream past the data must not reach GHASH: C_n* || 0^u */
-                c = vv_keep_bytes(vv_xor(b[i], vv_load_bytes(in + 16 * VV_LANES * i, last)), last);
-                vv_store_bytes(out + 16 * VV_LANES * i, c, last);
-            } else {
-                c = vv_xor(b[i], vv_loadu(in + 16 * VV_LANES * i));
-                vv_storeu(out + 16 * VV_LANES * i, c);
-            }
-            vv_t y = vv_shuffle8(c, bswap);
-            if (i == 0) y = vv_xor(y, vv_zext128(acc));
-            vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
-            VV_NAME(gf_mul_add)(s, y, h, VV_NAME(kara_of)(h));
+        for (int q = 0; q < qn; q++) {
+            VV_UNROLL
+            for (int i = 0; i < n; i++) b[q][i] = vv_aesenc(b[q][i], k);
+            e[q] = _mm_aesenc_si128(e[q], vv_cast128(k));
         }
     }
-    return e;
+    VV_UNROLL
+    for (int q = 0; q < qn; q++) {
+        VV_UNROLL
+        for (int i = 0; i < n; i++) b[q][i] = vv_aesenclast(b[q][i], VV_NAME(sched_key)(ks, ks->rounds));
+        e[q] = _mm_aesenclast_si128(e[q], _mm_loadu_si128((const __m128i *)ks->enc[ks->rounds]));
+    }
+    VV_UNROLL
+    for (int q = 0; q < qn; q++) {
+        VV_UNROLL
+        for (int i = 0; i < n; i++) {
+            if (decrypt) {
+                vv_t p = vv_xor(b[q][i], x[q][i]);
+                if (i == n - 1) vv_store_bytes(out[q] + 16 * VV_LANES * i, p, last);
+                else vv_storeu(out[q] + 16 * VV_LANES * i, p);
+            } else {
+                vv_t c;
+                if (i == n - 1) {
+                    /* the keystream past the data must not reach GHASH: C_n* || 0^u */
+                    c = vv_keep_bytes(vv_xor(b[q][i], vv_load_bytes(in[q] + 16 * VV_LANES * i, last)), last);
+                    vv_store_bytes(out[q] + 16 * VV_LANES * i, c, last);
+                } else {
+                    c = vv_xor(b[q][i], vv_loadu(in[q] + 16 * VV_LANES * i));
+                    vv_storeu(out[q] + 16 * VV_LANES * i, c);
+                }
+                vv_t y = vv_shuffle8(c, bswap);
+                if (i == 0) y = vv_xor(y, vv_zext128(acc[q]));
+                vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
+                VV_NAME(gf_mul_add)(&s[q], y, h, VV_NAME(kara_of)(h));
+            }
+        }
+    }
 }
 
 /* J0 = nonce || 0^31 || 1 (SP 800-38D §7.1 step 2), read without touching a byte past the nonce */
@@ -1273,7 +1293,7 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     uint8_t *pout = done ? out + done : out;
     /* acc goes into the first data block if there is one, else into the length block */
     __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
-#define VV_SHORT_PASS(nv) e = VV_NAME(short_pass)(ks, hk, &s, base, j0, pin, pout, rb, (nv), pos0, top, acc_data, decrypt)
+#define VV_SHORT_PASS(nv) VV_NAME(short_pass)(ks, hk, &s, &base, &j0, &pin, &pout, rb, (nv), pos0, top, &acc_data, &e, 1, decrypt)
     switch ((rb + 16 * VV_LANES - 1) / (16 * VV_LANES)) {
     case 0: VV_SHORT_PASS(0); break;
     case 1: VV_SHORT_PASS(1); break;
@@ -1303,6 +1323,79 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     /* T = E(J0) ^ S, S back in GCM's byte order */
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(e, _mm_shuffle_epi8(hash, bswap128)));
 }
+
+/*
+ * gcm_seal_short2 / gcm_open_short2 (internal.h): two messages of the same public lengths, each of
+ * which fits one sum (its AAD, data and length blocks at most GROUP), for the batch calls. One short
+ * message is a chain: the counter, the AES rounds, the XOR, the products, the reduction, the tag,
+ * each waiting on the one before; the AES units and the multiplier sit idle most of the call. Two
+ * independent chains side by side fill them, and the round keys, the powers and the masks are
+ * loaded once for both. Each message's bytes are gcm_short's: the same blocks, the same sum.
+ */
+VV_INLINE void VV_NAME(gcm_short2)(const void *sched, const void *hkey, const struct vg_gcm_short_msg *m,
+                                   size_t aad_len, size_t len, int decrypt)
+{
+    const struct VV_NAME(hkey) *hk = (const struct VV_NAME(hkey) *)hkey;
+    const struct aesni_sched *ks = (const struct aesni_sched *)sched;
+    const __m128i shuf128 = aesni_swap_last_word_mask(), bswap128 = aesni_byte_reverse_mask();
+    const __m128i lengths = _mm_set_epi64x((long long)((uint64_t)aad_len * 8), (long long)((uint64_t)len * 8));
+    const size_t ablocks = (aad_len + 15) / 16, top = ablocks + (len + 15) / 16 + 1;
+    struct VV_NAME(gf_sum) s[2];
+    __m128i j0[2], acc[2], e[2];
+    vv_t base[2];
+    const uint8_t *in[2];
+    uint8_t *out[2];
+    VV_UNROLL
+    for (int q = 0; q < 2; q++) {
+        j0[q] = VV_NAME(gcm_j0)(m[q].nonce);
+        base[q] = VV_NAME(ctr_base)(_mm_add_epi32(_mm_shuffle_epi8(j0[q], shuf128), _mm_set_epi32(1, 0, 0, 0)), 1);
+        acc[q] = _mm_setzero_si128();
+        in[q] = m[q].in;
+        out[q] = m[q].out;
+        VV_NAME(gf_zero)(&s[q]);
+        if (aad_len) VV_NAME(hash_bytes)(&s[q], hk, m[q].aad, aad_len, top, acc[q]);
+    }
+#define VV_SHORT_PASS(nv) VV_NAME(short_pass)(ks, hk, s, base, j0, in, out, len, (nv), ablocks, top, acc, e, 2, decrypt)
+    switch ((len + 16 * VV_LANES - 1) / (16 * VV_LANES)) {
+    case 0: VV_SHORT_PASS(0); break;
+    case 1: VV_SHORT_PASS(1); break;
+    case 2: if (VV_NVEC >= 2) { VV_SHORT_PASS(2); } break;
+    case 3: if (VV_NVEC >= 3) { VV_SHORT_PASS(3); } break;
+    case 4: if (VV_NVEC >= 4) { VV_SHORT_PASS(4); } break;
+    case 5: if (VV_NVEC >= 5) { VV_SHORT_PASS(5); } break;
+    case 6: if (VV_NVEC >= 6) { VV_SHORT_PASS(6); } break;
+    case 7: if (VV_NVEC >= 7) { VV_SHORT_PASS(7); } break;
+    default: if (VV_NVEC >= 8) { VV_SHORT_PASS(8); } break;
+    }
+#undef VV_SHORT_PASS
+    vv_t h1 = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
+    __m128i t[2];
+    VV_UNROLL
+    for (int q = 0; q < 2; q++) {
+        VV_NAME(gf_mul_add)(&s[q], vv_zext128(lengths), h1, VV_NAME(kara_of)(h1));
+        t[q] = _mm_xor_si128(e[q], _mm_shuffle_epi8(VV_NAME(gf_finish)(&s[q]), bswap128));
+    }
+    /* the tags last, after every read and every other write of both messages (internal.h) */
+    VV_UNROLL
+    for (int q = 0; q < 2; q++) _mm_storeu_si128((__m128i *)(void *)m[q].tag, t[q]);
+}
+
+/* vaes256 only: vaes512 takes its batches one message at a time until the pair is measured on an
+   AVX-512 machine (docs/design.md). */
+#if VV_LANES == 2
+__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_seal_short2)(const void *sched, const void *hkey,
+                                                                       const struct vg_gcm_short_msg *m,
+                                                                       size_t aad_len, size_t len)
+{
+    VV_NAME(gcm_short2)(sched, hkey, m, aad_len, len, 0);
+}
+__attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_open_short2)(const void *sched, const void *hkey,
+                                                                       const struct vg_gcm_short_msg *m,
+                                                                       size_t aad_len, size_t len)
+{
+    VV_NAME(gcm_short2)(sched, hkey, m, aad_len, len, 1);
+}
+#endif
 
 /* The gcm_*_short slots group by group; the gcm_*_long slots (internal.h: from gcm_long_min = 4 KiB of
    data, where gcm_piped says yes to the seal) through the pipelined loop. Kept as separate functions:
