@@ -4,7 +4,10 @@
  * way a user calls it: keys set up once (after vg_impl_select, so each key records the implementation
  * being measured), out-of-place calls, the row's AAD (none, or a 13-byte TLS record header). The
  * streaming rows go through vg_aes_gcm_stream_*: init, AAD, the message in row->chunk-byte updates,
- * finish (seal) or verify (open).
+ * finish (seal) or verify (open). The batch rows go through vg_aes_gcm_seal_batch / _open_batch,
+ * row->batch copies of the job's message a call, each into its own output and tag; and vg1, a second
+ * participant here, is the same library one call per message (the best implementation), the baseline
+ * those rows are measured against.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,11 @@ struct vg_state {
     uint8_t counter[16]; /* the CTR stream's next counter block */
     uint8_t *out;        /* job->len bytes */
     uint8_t tag[SPEED_TAG_LEN];
+    /* batch rows: row->batch messages, message i writing outs + i * len and tags + 16 i */
+    vg_aes_gcm_batch_msg *msgs;
+    int *results;
+    uint8_t *outs, *tags;
+    int single; /* vg1: one call per message even on a batch row */
 };
 
 static int vg_supports(const struct speed_row *row, const char **why)
@@ -53,6 +61,10 @@ static void vg_close(void *state)
     struct vg_state *s = state;
     if (!s) return;
     free(s->out);
+    free(s->msgs);
+    free(s->results);
+    free(s->outs);
+    free(s->tags);
     free(s);
 }
 
@@ -71,7 +83,47 @@ static void *vg_open(const struct speed_job *job, const char *impl)
         vg_close(s);
         return NULL;
     }
+    size_t n = job->row->batch;
+    if (n) {
+        s->msgs = calloc(n, sizeof *s->msgs);
+        s->results = calloc(n, sizeof *s->results);
+        s->outs = malloc(n * job->len + 1);
+        s->tags = malloc(n * SPEED_TAG_LEN);
+        if (!s->msgs || !s->results || !s->outs || !s->tags) {
+            vg_close(s);
+            return NULL;
+        }
+        int open = job->row->op == SPEED_OPEN;
+        for (size_t i = 0; i < n; i++)
+            s->msgs[i] = (vg_aes_gcm_batch_msg){ job->nonce, job->nonce_len, job->aad, job->aad_len,
+                                                 open ? job->ct : job->pt, job->len, s->outs + i * job->len,
+                                                 open ? (uint8_t *)(uintptr_t)job->tag : s->tags + i * SPEED_TAG_LEN,
+                                                 SPEED_TAG_LEN };
+    }
     return s;
+}
+
+/* One batch call of n (<= row->batch) messages; for the check, every message's output must be the
+   first's, and that is copied to out (and, sealing, tag). */
+static int vg_batch(struct vg_state *s, size_t n)
+{
+    int open = s->job->row->op == SPEED_OPEN;
+    return open ? vg_aes_gcm_open_batch(&s->k.gcm, s->msgs, n, s->results)
+                : vg_aes_gcm_seal_batch(&s->k.gcm, s->msgs, n, s->results);
+}
+
+static int vg_batch_check(struct vg_state *s, uint8_t *out, uint8_t *tag)
+{
+    const struct speed_job *j = s->job;
+    size_t n = j->row->batch;
+    if (vg_batch(s, n) != VG_OK) return -1;
+    for (size_t i = 1; i < n; i++)
+        if (memcmp(s->outs + i * j->len, s->outs, j->len) != 0 ||
+            (j->row->op == SPEED_SEAL && memcmp(s->tags + i * SPEED_TAG_LEN, s->tags, SPEED_TAG_LEN) != 0))
+            return -1;
+    memcpy(out, s->outs, j->len);
+    if (j->row->op == SPEED_SEAL) memcpy(tag, s->tags, SPEED_TAG_LEN);
+    return 0;
 }
 
 /* Streaming GCM: one message in j->row->chunk-byte updates, sealed (tag written) or opened (tag
@@ -153,8 +205,12 @@ static int vg_compute(void *state, uint8_t *out, uint8_t *tag)
         memcpy(counter, j->counter, 16);
         return vg_aes_ctr32(&s->k.aes, counter, j->pt, out, nblocks) == VG_OK ? 0 : -1;
     }
-    case SPEED_SEAL: return vg_seal(s, j->pt, j->len, out, tag);
-    case SPEED_OPEN: return vg_open_msg(s, out);
+    case SPEED_SEAL:
+        if (j->row->batch && !s->single) return vg_batch_check(s, out, tag);
+        return vg_seal(s, j->pt, j->len, out, tag);
+    case SPEED_OPEN:
+        if (j->row->batch && !s->single) return vg_batch_check(s, out, tag);
+        return vg_open_msg(s, out);
     }
     return -1;
 }
@@ -165,6 +221,13 @@ static int vg_run(void *state, uint64_t iterations)
     const struct speed_job *j = s->job;
     size_t nblocks = j->len / 16;
     int bad = 0; /* ORed error codes: checked once after the loop, not per call */
+    if (j->row->batch && !s->single && (j->row->op == SPEED_SEAL || j->row->op == SPEED_OPEN)) {
+        /* iterations messages, row->batch a call: the driver's time is per message */
+        uint64_t calls = iterations / j->row->batch, rest = iterations % j->row->batch;
+        for (uint64_t i = 0; i < calls; i++) bad |= vg_batch(s, j->row->batch);
+        if (rest) bad |= vg_batch(s, (size_t)rest);
+        return bad;
+    }
     switch (j->row->op) {
     case SPEED_KEYSETUP:
         /* The key set-up uses the implementation selected now: select it (once, not per key). */
@@ -201,4 +264,35 @@ const struct speed_peer speed_peer_vg = {
     .run = vg_run,
     .close = vg_close,
     .describe = vg_describe,
+};
+
+/* vg1: the batch rows' baseline, vg one call per message with the best implementation here (the
+   first vg_impl_list names is the one a process gets without VG_IMPL or vg_impl_select). */
+static int vg_single_supports(const struct speed_row *row, const char **why)
+{
+    *why = row->batch ? NULL : "the batch rows' baseline only";
+    return row->batch != 0;
+}
+
+static void *vg_single_open(const struct speed_job *job, const char *impl)
+{
+    const char *best = NULL;
+    (void)impl;
+    if (vg_impl_list(&best, 1) == 0) return NULL;
+    struct vg_state *s = vg_open(job, best);
+    if (s) s->single = 1;
+    return s;
+}
+
+static const char *vg_single_describe(void) { return "vg1 (vg, one call per message, best implementation)"; }
+
+const struct speed_peer speed_peer_vg_single = {
+    .name = "vg1",
+    .key = "vg1",
+    .supports = vg_single_supports,
+    .open = vg_single_open,
+    .compute = vg_compute,
+    .run = vg_run,
+    .close = vg_close,
+    .describe = vg_single_describe,
 };

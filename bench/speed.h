@@ -38,6 +38,9 @@ struct speed_row {
                           shorter) */
     const size_t *sizes; /* the row's own message sizes (0-terminated), used unless --sizes is given;
                             NULL: the default list */
+    size_t batch;        /* SEAL/OPEN: 0 for one call per message; else vg seals or opens this many
+                            messages (each the job's, into its own output) per vg_aes_gcm_*_batch
+                            call, and every participant's time is per message */
 };
 
 /* The fixed inputs of one cell, shared read-only by every participant. */
@@ -93,6 +96,7 @@ struct speed_peer {
 };
 
 extern const struct speed_peer speed_peer_vg;
+extern const struct speed_peer speed_peer_vg_single; /* vg one call per message: the batch rows' baseline */
 #ifdef VG_SPEED_HAVE_OPENSSL
 extern const struct speed_peer speed_peer_openssl;
 #endif
