@@ -1193,6 +1193,21 @@ VV_INLINE void VV_NAME(short_pass)(const struct aesni_sched *ks, const struct VV
     }
 }
 
+/* The last pass with its vector count a constant, for every count a length of rb bytes can need
+   (1..VV_NVEC vectors; 0 for no data): VV_SHORT_PASS(n), defined where it is used, makes the pass. */
+#define VV_SHORT_SWITCH(rb)                                                      \
+    switch (((rb) + 16 * VV_LANES - 1) / (16 * VV_LANES)) {                      \
+    case 0: VV_SHORT_PASS(0); break;                                             \
+    case 1: VV_SHORT_PASS(1); break;                                             \
+    case 2: if (VV_NVEC >= 2) { VV_SHORT_PASS(2); } break;                       \
+    case 3: if (VV_NVEC >= 3) { VV_SHORT_PASS(3); } break;                       \
+    case 4: if (VV_NVEC >= 4) { VV_SHORT_PASS(4); } break;                       \
+    case 5: if (VV_NVEC >= 5) { VV_SHORT_PASS(5); } break;                       \
+    case 6: if (VV_NVEC >= 6) { VV_SHORT_PASS(6); } break;                       \
+    case 7: if (VV_NVEC >= 7) { VV_SHORT_PASS(7); } break;                       \
+    default: if (VV_NVEC >= 8) { VV_SHORT_PASS(8); } break;                      \
+    }
+
 /* J0 = nonce || 0^31 || 1 (SP 800-38D §7.1 step 2), read without touching a byte past the nonce */
 VV_INLINE __m128i VV_NAME(gcm_j0)(const uint8_t nonce[12])
 {
@@ -1294,17 +1309,7 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     /* acc goes into the first data block if there is one, else into the length block */
     __m128i acc_data = rest ? acc : _mm_setzero_si128(), acc_len = rest ? _mm_setzero_si128() : acc;
 #define VV_SHORT_PASS(nv) VV_NAME(short_pass)(ks, hk, &s, &base, &j0, &pin, &pout, rb, (nv), pos0, top, &acc_data, &e, 1, decrypt)
-    switch ((rb + 16 * VV_LANES - 1) / (16 * VV_LANES)) {
-    case 0: VV_SHORT_PASS(0); break;
-    case 1: VV_SHORT_PASS(1); break;
-    case 2: if (VV_NVEC >= 2) { VV_SHORT_PASS(2); } break;
-    case 3: if (VV_NVEC >= 3) { VV_SHORT_PASS(3); } break;
-    case 4: if (VV_NVEC >= 4) { VV_SHORT_PASS(4); } break;
-    case 5: if (VV_NVEC >= 5) { VV_SHORT_PASS(5); } break;
-    case 6: if (VV_NVEC >= 6) { VV_SHORT_PASS(6); } break;
-    case 7: if (VV_NVEC >= 7) { VV_SHORT_PASS(7); } break;
-    default: if (VV_NVEC >= 8) { VV_SHORT_PASS(8); } break;
-    }
+    VV_SHORT_SWITCH(rb);
 #undef VV_SHORT_PASS
     __m128i hash;
     vv_t h1 = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
@@ -1356,17 +1361,7 @@ VV_INLINE void VV_NAME(gcm_short2)(const void *sched, const void *hkey, const st
         if (aad_len) VV_NAME(hash_bytes)(&s[q], hk, m[q].aad, aad_len, top, acc[q]);
     }
 #define VV_SHORT_PASS(nv) VV_NAME(short_pass)(ks, hk, s, base, j0, in, out, len, (nv), ablocks, top, acc, e, 2, decrypt)
-    switch ((len + 16 * VV_LANES - 1) / (16 * VV_LANES)) {
-    case 0: VV_SHORT_PASS(0); break;
-    case 1: VV_SHORT_PASS(1); break;
-    case 2: if (VV_NVEC >= 2) { VV_SHORT_PASS(2); } break;
-    case 3: if (VV_NVEC >= 3) { VV_SHORT_PASS(3); } break;
-    case 4: if (VV_NVEC >= 4) { VV_SHORT_PASS(4); } break;
-    case 5: if (VV_NVEC >= 5) { VV_SHORT_PASS(5); } break;
-    case 6: if (VV_NVEC >= 6) { VV_SHORT_PASS(6); } break;
-    case 7: if (VV_NVEC >= 7) { VV_SHORT_PASS(7); } break;
-    default: if (VV_NVEC >= 8) { VV_SHORT_PASS(8); } break;
-    }
+    VV_SHORT_SWITCH(len);
 #undef VV_SHORT_PASS
     vv_t h1 = vv_loadu(hk->desc[VV_GROUP - 1]); /* H_1, then zero entries */
     __m128i t[2];
