@@ -487,6 +487,7 @@ VG_AESNI_INLINE __m128i aesni_expand_key(void *sched, const uint8_t *key, size_t
     s->rounds = rounds;
     s->has_decrypt = 0;
     __m128i h = _mm_setzero_si128(); /* E(0): the all-zero block, then each round as its key appears */
+    int dec_done = 0; /* the 16- and 32-byte plain expansions make the decryption keys as they go */
     if (want_h && key_len == 16) {
         __m128i k[11];
         h = aesni_expand128_chain(k, _mm_loadu_si128((const __m128i *)key), s->enc);
@@ -495,12 +496,19 @@ VG_AESNI_INLINE __m128i aesni_expand_key(void *sched, const uint8_t *key, size_t
         h = aesni_expand256_chain(k, _mm_loadu_si128((const __m128i *)key),
                                   _mm_loadu_si128((const __m128i *)(key + 16)), s->enc);
     } else if (key_len == 16) {
+        /* the decryption keys as each round key comes out, from the register: dec[10 - r] =
+           InvMixColumns(enc[r]) for r = 1..9 (FIPS 197 §5.3.5), the ends as they are. Made after the
+           loop from the stored rows, they were loads and a tail of aesimc behind the last round key,
+           and the expansion took 31 ns to ipsec-mb's 19 (docs/speed.md). */
         __m128i k = _mm_loadu_si128((const __m128i *)key);
         _mm_storeu_si128((__m128i *)s->enc[0], k);
+        if (want_decrypt) _mm_storeu_si128((__m128i *)s->dec[10], k);
         for (int i = 0; i < 10; i++) {
             k = _mm_xor_si128(aesni_prefix_xor(k), aesni_sub_rot_word(k, 3, aesni_rcon[i]));
             _mm_storeu_si128((__m128i *)s->enc[i + 1], k);
+            if (want_decrypt) _mm_storeu_si128((__m128i *)s->dec[9 - i], i < 9 ? _mm_aesimc_si128(k) : k);
         }
+        dec_done = 1;
     } else if (key_len == 24) {
         /* Nk = 6: a = w[6j..6j+3], b = w[6j+4..6j+5] (low half). One step makes 6 words:
            a' = prefix_xor(a) ^ SubWord(RotWord(w[6j+5])) ^ Rcon, and b' = prefix_xor(b) ^ a'[3]
@@ -532,16 +540,27 @@ VG_AESNI_INLINE __m128i aesni_expand_key(void *sched, const uint8_t *key, size_t
         __m128i b = _mm_loadu_si128((const __m128i *)(key + 16));
         _mm_storeu_si128((__m128i *)s->enc[0], a);
         _mm_storeu_si128((__m128i *)s->enc[1], b);
+        if (want_decrypt) {
+            /* as AES-128's: dec[14 - r] = InvMixColumns(enc[r]) for r = 1..13 */
+            _mm_storeu_si128((__m128i *)s->dec[14], a);
+            _mm_storeu_si128((__m128i *)s->dec[13], _mm_aesimc_si128(b));
+        }
         for (int j = 1; j <= 7; j++) {
             a = _mm_xor_si128(aesni_prefix_xor(a), aesni_sub_rot_word(b, 3, aesni_rcon[j - 1]));
             _mm_storeu_si128((__m128i *)s->enc[2 * j], a);
-            if (j == 7) break;
+            if (j == 7) {
+                if (want_decrypt) _mm_storeu_si128((__m128i *)s->dec[0], a);
+                break;
+            }
+            if (want_decrypt) _mm_storeu_si128((__m128i *)s->dec[14 - 2 * j], _mm_aesimc_si128(a));
             b = _mm_xor_si128(aesni_prefix_xor(b), aesni_sub_word3(a));
             _mm_storeu_si128((__m128i *)s->enc[2 * j + 1], b);
+            if (want_decrypt) _mm_storeu_si128((__m128i *)s->dec[13 - 2 * j], _mm_aesimc_si128(b));
         }
+        dec_done = 1;
     }
-    if (want_decrypt) {
-        s->has_decrypt = 1;
+    if (want_decrypt) s->has_decrypt = 1;
+    if (want_decrypt && !dec_done) {
         _mm_storeu_si128((__m128i *)s->dec[0], _mm_loadu_si128((const __m128i *)s->enc[rounds]));
         for (unsigned i = 1; i < rounds; i++)
             _mm_storeu_si128((__m128i *)s->dec[i],
