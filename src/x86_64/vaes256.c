@@ -68,6 +68,10 @@ typedef __m256i vv_t;
 static inline __attribute__((always_inline)) VAES256_TARGET __m256i vv_load_bytes(const uint8_t *p, size_t n)
 {
     if (n >= 32) return _mm256_loadu_si256((const __m256i *)(const void *)p);
+    /* one whole block (a 16-byte message, or 48, 80, .., 1200 bytes): a 16-byte load. Through the stack
+       copy, the 32-byte load spans the copy's stores and cannot take its data from them: it waits for
+       them to reach the cache */
+    if (n == 16) return _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
     uint8_t t[32] = { 0 };
     memcpy(t, p, n);
     return _mm256_loadu_si256((const __m256i *)(const void *)t);
@@ -76,6 +80,10 @@ static inline __attribute__((always_inline)) VAES256_TARGET void vv_store_bytes(
 {
     if (n >= 32) {
         _mm256_storeu_si256((__m256i *)(void *)p, v);
+        return;
+    }
+    if (n == 16) {
+        _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(v));
         return;
     }
     uint8_t t[32];
