@@ -675,7 +675,7 @@ int vg_aes_gcm_open(const vg_aes_gcm_key *k, const uint8_t *nonce, size_t nonce_
  * other layout is the loop's, one message at a time.
  */
 
-/* Whether [a, a+an) and [b, b+bn) share a byte, with no branch: a pair costs a dozen such tests, and
+/* Whether [a, a+an) and [b, b+bn) share a byte, with no branch: a pair costs up to 18 such tests, and
    as vg_overlap's branches they cost more than the kernel saved. With d = b - a mod 2^64 the ranges
    meet iff -bn < d < an, that is iff d + bn - 1 < an + bn - 1 as unsigned numbers (both lengths
    nonzero; no object wraps the address space, and these lengths are far below 2^63: GCM's limits). */
