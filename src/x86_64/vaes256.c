@@ -63,18 +63,49 @@ typedef __m256i vv_t;
 #define vv_fold_lanes(v) _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256((v), 1))
 
 /* Byte-granular partial vectors for the short GCM kernels: the first n (0..32) bytes. AVX2 has no
-   byte-masked load or store (and MSan does not follow vpmaskmov), so a partial vector goes through a
-   32-byte stack copy; n is a public length. */
+   byte-masked load (and MSan does not follow vpmaskmov), and a stack copy costs a stall: the vector
+   load from it spans the copy's stores and cannot take its data from them (it waits for them to reach
+   the cache), which a 13-byte TLS header or a 1350-byte record's last 6 bytes paid on every message.
+   So the bytes are read with loads inside [p, p + n) only, two of them overlapping where n is not a
+   load size: with a = the first w bytes and b = the last w bytes (w = 8, 4, 1 by n), the value is
+   a | b << 8 (n - w), since bytes both cover are the same bytes. n is a public length: the shifts
+   by it and the choice of loads give nothing away. */
+static inline __attribute__((always_inline)) uint64_t vv_load_upto8(const uint8_t *p, size_t n)
+{
+    uint64_t a, b;
+    uint32_t a4, b4;
+    if (n >= 8) { /* 8 only here: the caller takes longer runs 8 bytes at a time */
+        memcpy(&a, p, 8);
+        return a;
+    }
+    if (n >= 4) {
+        memcpy(&a4, p, 4);
+        memcpy(&b4, p + n - 4, 4);
+        return (uint64_t)a4 | (uint64_t)b4 << (8 * (n - 4));
+    }
+    if (n == 0) return 0;
+    a = p[0];
+    b = p[n - 1];
+    return a | (uint64_t)p[n / 2] << (8 * (n / 2)) | b << (8 * (n - 1));
+}
+/* the first n (0..16) bytes of p in the low bytes, zero above */
+static inline __attribute__((always_inline)) VAES256_TARGET __m128i vv_load_upto16(const uint8_t *p, size_t n)
+{
+    if (n == 16) return _mm_loadu_si128((const __m128i *)(const void *)p);
+    if (n <= 8) return _mm_cvtsi64_si128((long long)vv_load_upto8(p, n));
+    /* 9..15: the first 8 bytes, and the last 8 shifted so that they end at byte n */
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + n - 8, 8);
+    uint64_t hi = b >> (8 * (16 - n)); /* bytes 8..n-1 */
+    return _mm_set_epi64x((long long)hi, (long long)a);
+}
 static inline __attribute__((always_inline)) VAES256_TARGET __m256i vv_load_bytes(const uint8_t *p, size_t n)
 {
     if (n >= 32) return _mm256_loadu_si256((const __m256i *)(const void *)p);
-    /* one whole block (a 16-byte message, or 48, 80, .., 1200 bytes): a 16-byte load. Through the stack
-       copy, the 32-byte load spans the copy's stores and cannot take its data from them: it waits for
-       them to reach the cache */
-    if (n == 16) return _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
-    uint8_t t[32] = { 0 };
-    memcpy(t, p, n);
-    return _mm256_loadu_si256((const __m256i *)(const void *)t);
+    if (n <= 16) return _mm256_zextsi128_si256(vv_load_upto16(p, n));
+    return _mm256_inserti128_si256(_mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)),
+                                   vv_load_upto16(p + 16, n - 16), 1);
 }
 static inline __attribute__((always_inline)) VAES256_TARGET void vv_store_bytes(uint8_t *p, __m256i v, size_t n)
 {
