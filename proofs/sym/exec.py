@@ -498,11 +498,14 @@ def _insertelement(self, env, ins, fname):
 
 
 def _shufflevector(self, env, ins, fname):
-    a = self.val(env, *ins["a"])
-    b = self.val(env, *ins["b"])
     t = self.m.resolve(ins["a"][0])
     n = t[1]
     w = self.m.bits(t[2])
+    a = self.val(env, *ins["a"])
+    # an undef or poison second operand (clang's one-input shuffles) is not materialised: no mask index
+    # below may select it then, or the lane would be a value the program does not define
+    bv = ins["b"][1]
+    b = None if bv[0] in ("undef", "poison") else self.val(env, *ins["b"])
     mty, mv = ins["mask"]
     mt = self.m.resolve(mty)
     if mv[0] == "zero":
@@ -511,10 +514,10 @@ def _shufflevector(self, env, ins, fname):
         mask = [None] * mt[1]
     else:
         mask = [None if x[1][0] in ("undef", "poison") else x[1][1] for x in mv[1]]
-    both = a + b
+    both = a + b if b is not None else a
     out = []
     for j, i in enumerate(mask):
-        if i is None:
+        if i is None or (b is None and i >= n):
             self.steps += 1
             out += [B.var(("undef-lane", self.steps, k)) for k in range(w)]
         else:
