@@ -396,9 +396,56 @@ def from_tt(basis, tt):
             return f
     # a lut is stored with f(0) = 0: the complement of a function is its lut plus the constant, so
     # a circuit that folds the S-box's constant {63} elsewhere still meets the table's lut
-    if c:
-        return frozenset((_intern(("lut", tuple(basis), tt ^ full(k))), 0))
-    return frozenset((_intern(("lut", tuple(basis), tt)),))
+    f = _decompose(tuple(basis), tt ^ full(k) if c else tt)
+    return f ^ ONE if c else f
+
+
+# Per span, the functions met so far, as a GF(2) basis of truth tables. The functions of one span form
+# a vector space (XOR of truth tables), and its luts must form a basis of what has been met: otherwise
+# S_3 + S_7 of one S-box, computed by a circuit (or by an inverse S-box built as A^-1 ∘ S' ∘ A^-1),
+# would be an atom of its own, unrelated to the atoms S_3 and S_7 that a table look-up gives, and the
+# next round's index forms would span different subspaces of atom space. So each new function is
+# reduced against the span's earlier functions and its coordinates (the affine ones): if it lies in
+# their span it *is* that XOR of atoms and forms; if not, it becomes an atom itself (the function as
+# met, so a table's S-box bits stay single atoms) and is added. Rows are kept semi-echelon (each
+# row's pivot is clear in every later row), so the expression of a function is unique, and adding a
+# function never changes the expression of one met before (caches stay valid). Which functions are
+# atoms depends on the order they are met, but every obligation compares terms of one process.
+_REG = {}
+
+
+def _decompose(basis, tt):
+    """The function with truth table tt (tt(0) = 0, not affine) over basis, as a XOR of this span's
+    registered atoms and basis forms (registering it if it is new)."""
+    reg = _REG.get(basis)
+    k = len(basis)
+    if reg is None:
+        # the coordinates first: a function that differs from registered ones by an affine function
+        # is written with that affine part as forms
+        rows, elems = [], []
+        for j in range(k):
+            rows.append((1 << j, proj(k, j), 1 << j))
+            elems.append(basis[j])
+        reg = _REG[basis] = (rows, elems)
+    rows, elems = reg
+    t, m = tt, 0
+    for piv, rt, rm in rows:
+        if (t >> piv) & 1:
+            t ^= rt
+            m ^= rm
+    if t:
+        atom = frozenset((_intern(("lut", basis, tt)),))
+        rows.append(((t & -t).bit_length() - 1, t, m ^ (1 << len(elems))))
+        elems.append(atom)
+        return atom
+    out = ZERO
+    i = 0
+    while m:
+        if m & 1:
+            out = out ^ elems[i]
+        m >>= 1
+        i += 1
+    return out
 
 
 _AND = {}

@@ -77,6 +77,33 @@ def main():
     r1 = I.aesenc(st, rk)
     r2 = A.xor(A.mix_columns(A.shift_rows(A.sub_bytes(st))), rk)  # SubBytes and ShiftRows commute
     check(r1 == r2, "AESENC's order of steps and FIPS 197's meet")
+    # the functions of one span are a vector space: a XOR of S-box bits is the XOR of their atoms, and
+    # the inverse S-box written as A^-1 ∘ S' ∘ A^-1 (src/portable) is the inverse table's atoms, in the
+    # first round (fresh inputs) and in a second (inputs that are XORs of the first round's outputs)
+    w = word("w", 8)
+    sw = B.table(w, A.SBOX, 8)
+    mixed = B.table(w, tuple(((v >> 3) ^ (v >> 7)) & 1 for v in A.SBOX), 1)[0]
+    check(mixed == sw[3] ^ sw[7], "S_3 + S_7 by its own table is the XOR of the atoms S_3 and S_7")
+
+    def inv_aff(v):
+        return [v[(i + 2) & 7] ^ v[(i + 5) & 7] ^ v[(i + 7) & 7] for i in range(8)]
+
+    def inv_sbox_via_s(v):
+        v = [b ^ B.ONE if (0x63 >> i) & 1 else b for i, b in enumerate(v)]
+        s = B.table(inv_aff(v), A.SBOX, 8)
+        return inv_aff([b ^ B.ONE if (0x63 >> i) & 1 else b for i, b in enumerate(s)])
+
+    st2, k1, k2 = word("t", 128), word("k1", 128), word("k2", 128)
+    a = A.inv_mix_columns(A.xor(A.inv_sub_bytes(st2), k1))
+    b = A.inv_mix_columns(A.xor(A.from_bytes(inv_sbox_via_s(A.byte(st2, i)) for i in range(16)), k1))
+    check([B.normalize(t) for t in a] == [B.normalize(t) for t in b], "A^-1 S' A^-1 meets InvSubBytes (round 1)")
+    a = A.inv_sub_bytes(A.xor(a, k2))
+    b = A.from_bytes(inv_sbox_via_s(A.byte(A.xor(b, k2), i)) for i in range(16))
+    check([B.normalize(t) for t in a] == [B.normalize(t) for t in b], "A^-1 S' A^-1 meets InvSubBytes (round 2)")
+    rnd2 = random.Random(7)
+    env = {("t", i): rnd2.getrandbits(1) for i in range(128)}
+    env.update({(n, i): rnd2.getrandbits(1) for n in ("k1", "k2") for i in range(128)})
+    check(B.evaluate(a, env) == B.evaluate(b, env), "round 2 evaluates equal")
     print("test_bits: %d failures" % len(FAILS))
     return 1 if FAILS else 0
 
