@@ -365,6 +365,16 @@ BS_INLINE bs_word w_lane_to0(bs_word x, unsigned j)
 /* ============================================================================================== */
 /* The round functions.                                                                           */
 
+/* SubBytes and its inverse are functions of their own, never inlined: the equivalence prover
+   (docs/proofs-equivalence.md, "portable") proves each once against the S-box tables on fresh inputs,
+   then uses that result at every call, which it cannot rebuild from the gates when their inputs are a
+   previous round's outputs. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__FRAMAC__)
+#define BS_SBOX_FN static __attribute__((noinline))
+#else
+#define BS_SBOX_FN static
+#endif
+
 /*
  * SubBytes without its constant (S'(x) = A·x^-1, the 0x63 being in the round keys): the circuit of
  * Boyar & Peralta, "A depth-16 circuit for the AES S-box" (top linear layer T1..T27, shared middle
@@ -372,7 +382,7 @@ BS_INLINE bs_word w_lane_to0(bs_word x, unsigned j)
  * U0 is the most significant bit of the byte; the four XNORs of the published output layer (the
  * constant 0x63) are plain XORs here.
  */
-BS_INLINE void sub_bytes(bs_word s[8])
+BS_SBOX_FN void sub_bytes(bs_word s[8])
 {
 #define X(a, b) w_xor(a, b)
 #define A(a, b) w_and(a, b)
@@ -431,7 +441,7 @@ BS_INLINE void inv_affine(bs_word s[8])
 
 /* The inverse of S' from S' itself: S'(x) = A·x^-1 gives z^-1 = A^-1·S'(z) for any z, so
    S'^-1(y) = (A^-1·y)^-1 = A^-1·S'(A^-1·y). */
-BS_INLINE void inv_sub_bytes(bs_word s[8])
+BS_SBOX_FN void inv_sub_bytes(bs_word s[8])
 {
     inv_affine(s);
     sub_bytes(s);
