@@ -43,8 +43,8 @@ speed-chart:
 # test-debian comes last: it installs and purges system packages (nothing before it depends on them).
 #
 # The stages run in three phases. Most of them keep both cores busy (builds -j2, ctest -j2, the
-# prover's two workers), but the WP run and the fuzz targets' build (about 145 s of it on one file,
-# src/x86_64/vaes512.c under clang's ASan+UBSan) and smoke runs use one core. So those run side by side
+# prover's two workers), but the WP run, the fuzz targets' build (most of it on two files, vaes256.c
+# and vaes512.c under clang's ASan+UBSan) and the smoke runs use one core. So those run side by side
 # with the ASan suite (make -j2, each stage's output kept together); docs/testing.md has the phases
 # and what they saved. test-debian comes last, alone: it installs and purges system packages.
 check:
