@@ -29,6 +29,8 @@ proof. The driver then evaluates both sides on random inputs to tell a real diff
 counterexample) from a term it could not identify.
 """
 
+import collections
+
 ZERO = frozenset()
 ONE = frozenset((0,))
 MAX_DIM = 8
@@ -228,13 +230,14 @@ def normalize(f):
     by_basis = {}
     nluts = 0
     for a in f:
+        if a >= POLY_BASE:
+            continue
         d = ATOMS[a]
         if d[0] == "lut":
             by_basis.setdefault(d[1], []).append(a)
             nluts += 1
     if nluts < 2:
-        _NORM[f] = f
-        return f
+        return f  # (not cached: a GHASH bit of 10^4 monomials would be kept alive for nothing)
     full = [b for b in by_basis if len(b) >= MAX_DIM]
     small = sorted((b for b in by_basis if len(b) < MAX_DIM), key=lambda b: -len(b))
     if not small and nluts == len(full):
@@ -282,7 +285,7 @@ def local(forms):
     exceeds MAX_DIM even with every lut kept opaque."""
     forms = [normalize(f) for f in forms]
     lin = [f - ONE for f in forms]
-    luts = sorted({a for f in lin for a in f if ATOMS[a][0] == "lut"}, reverse=True)
+    luts = sorted({a for f in lin for a in f if a < POLY_BASE and ATOMS[a][0] == "lut"}, reverse=True)
     opened = []
 
     def vectors(op):
@@ -568,6 +571,8 @@ def _node_of(bits):
     if not bits or len(bits[0]) != 1:
         return None
     (a,) = bits[0]
+    if a >= POLY_BASE:
+        return None
     d = ATOMS[a]
     if d[0] != "word" or d[2] != 0:
         return None
@@ -710,6 +715,275 @@ def generic(op, operands, width, fn):
     return _word_node((op, tuple(tuple(x) for x in operands)), width)
 
 
+# ---- products: the normal form of carry-less multiplication (GHASH, POLYVAL) ---------------------
+#
+# A carry-less product of two variable words is bilinear: bit k of a * b is XOR_{i+j=k} a_i b_j. Kept
+# as a lut per bit it would be a function of 256 inputs; kept as an opaque word node, a Karatsuba
+# product, an aggregated sum of products and the spec's Horner chain would be three unrelated terms.
+# So products get the ring normal form of GF(2)[atoms]: a bit is a XOR of *monomials*, a monomial
+# being the product of two factor atoms (any atom that is not itself a monomial: a var, a lut, a
+# word bit, or a named polynomial, below). The product of two forms is expanded by distributivity,
+#     (a_1 + ... + a_m)(b_1 + ... + b_n) = XOR_{i,j} a_i b_j,   a a = a,   1 a = a,   a b = b a,
+# which are identities of Boolean functions. Over vars alone this is the algebraic normal form, which
+# is unique: two products of the same 128-bit values, computed schoolbook, by Karatsuba
+# ((a0 + a1)(b0 + b1) + a0 b0 + a1 b1 = a0 b1 + a1 b0 is cancellation of equal monomials) or
+# aggregated (the reduction is linear, so a sum of unreduced products reduced once equals the sum of
+# the reduced ones), are the same set of monomials. That decides the identities of GHASH's aggregated
+# kernels with the powers of H as free symbols, where a SAT miter on 128-bit multipliers stalls.
+#
+# Named polynomials cut the degree. An aggregated update multiplies the accumulator of the previous
+# group, already a sum of products, by a power again: expanded, a bit of that would have ~10^5 cubic
+# monomials. Instead, the monomial part of a factor is written over a basis of named polynomials,
+# kept semi-echelon exactly as the luts of a span are (_decompose): a new polynomial is reduced
+# against the rows met so far and becomes a new named atom if something is left. The expression of a
+# polynomial in named atoms is then unique and never changes, so a kernel's acc_i and the spec's
+# y_i, equal sets of monomials, are the same factor, and acc_i + acc_(i+64) (Karatsuba's half sum) is
+# the XOR of their factors. The identities proved are then identities of the free algebra over those
+# factors; that is sound (every named atom is exactly its polynomial, evaluate() below computes it)
+# and complete for computations that differ by distributivity and commutativity, which is what
+# aggregation and Karatsuba are. A bare named atom (from 1 * q or q * q) is replaced by its polynomial,
+# so that a product that is linear again (a square: cross terms cancel) ends in monomials, as the
+# spec's own square does.
+#
+# Ids: a named polynomial is POLY_BASE + its index, a monomial MONO_BASE + (a << 32) + b for its factors
+# a < b, so monomials need no table (a 71-block update has millions). Neither kind is in ATOMS.
+# reset_products() forgets the named polynomials between obligations; no product outlives one.
+POLY_BASE = 1 << 31
+MONO_BASE = 1 << 62
+_POLYS = []       # named polynomial index -> its monomials (a frozenset of atom ids)
+_POLY_ROWS = {}   # pivot -> [row, its expression in named atoms] (reduced: see _name)
+_FACTORS = {}     # form -> its factor atoms (a tuple)
+_TOP_ROWS = {}    # the same rows for _name_top: largest atom -> (row, its expression)
+TOP_ROWS = False
+_IN_ROWS = collections.Counter()  # atom -> how many rows hold it (pivots are chosen where it is 0)
+
+
+# whether carry-less products of variable words take this normal form (the GHASH/POLYVAL obligations)
+# or stay opaque word nodes (the AES obligations, which only carry a GCM key's powers of H along)
+PRODUCTS = False
+
+
+def reset_products(enable, top_rows=False):
+    """Products in the normal form (enable) or as word nodes, named polynomials forgotten. top_rows:
+    name by the largest atom (_name_top: the powers of H in an init) rather than by triangular
+    rows (an update's accumulators). Either way a polynomial's expression is unique; only the
+    cost differs, and one obligation keeps to one."""
+    global PRODUCTS, TOP_ROWS
+    PRODUCTS = enable
+    TOP_ROWS = top_rows
+    _TOP_ROWS.clear()
+    _POLYS.clear()
+    _POLY_ROWS.clear()
+    _IN_ROWS.clear()
+    _FACTORS.clear()
+
+
+def mono_factors(a):
+    """The two factor atoms of the monomial a."""
+    a -= MONO_BASE
+    return a >> 32, a & 0xffffffff
+
+
+def poly_of(a):
+    """The monomials of the named polynomial a."""
+    return _POLYS[a - POLY_BASE]
+
+
+def _reduce_rows(monos):
+    """(what is left of monos after the rows, the XOR of their expressions).
+
+    The rows are triangular in creation order: row k holds its pivot p_k and none of the pivots of
+    the rows before it (it was reduced by them), though it may hold later ones. So for a vector in
+    their span, taking the rows in order, what is left once rows 1..k-1 are taken out holds p_k
+    exactly when row k is in the vector's combination (every row after k lacks p_k), and the vector
+    reduces to nothing. One membership test per row, a XOR per row taken; stored rows never change."""
+    v, expr = set(monos), set()
+    for p, row in _POLY_ROWS.items():  # in creation order
+        if p in v:
+            v ^= row[0]
+            expr ^= row[1]
+    return v, expr
+
+
+def _new_row(v, count):
+    """Names the reduced, non-empty v; returns its named atom. Any atom of v can be its pivot (v lacks
+    every earlier pivot). One that no other row and no other vector being named with it holds (count)
+    is best: a later vector holding this row's pivot only because it took an earlier row must take
+    this one too. An accumulator bit nearly always has such monomials (POLYVAL's product
+    coefficients x^128..x^255 each land in one bit); a power of H's bit has few, and then the atom in
+    fewest rows is taken."""
+    q = POLY_BASE + len(_POLYS)
+    if q >= 1 << 32:  # a monomial keeps each factor in 32 bits
+        raise OverflowError("too many named polynomials")
+    v = frozenset(v)
+    _POLYS.append(v)
+    pivot = next((e for e in v if count.get(e, 0) <= 1 and not _IN_ROWS.get(e)), None)
+    if pivot is None:
+        pivot = min(v, key=lambda e: (_IN_ROWS.get(e, 0), count.get(e, 0)))
+    _POLY_ROWS[pivot] = [v, frozenset((q,))]
+    _IN_ROWS.update(v)
+    return q
+
+
+def _name_top(monos):
+    """monos over named polynomials, semi-echelon by the largest atom: the rows' pivots are their
+    largest atoms, a vector is reduced from the top down and named as soon as its largest atom is no
+    row's pivot (its expression is then its own atom plus the rows taken). Stored rows never change.
+    For families of dense, overlapping polynomials (the bits of powers of H) that early stop is
+    what keeps the rows few; accumulators, whose largest atoms are shared, reduce through long
+    chains this way, and are named by _reduce_rows' rows instead."""
+    v, expr = monos, set()
+    while v:
+        row = _TOP_ROWS.get(max(v))
+        if row is None:
+            break
+        v = v ^ row[0]  # the pivot cancels; what is left is below it
+        expr ^= row[1]
+    if v:
+        q = POLY_BASE + len(_POLYS)
+        if q >= 1 << 32:
+            raise OverflowError("too many named polynomials")
+        _POLYS.append(v)
+        _TOP_ROWS[max(v)] = (v, frozenset((q,)))
+        expr ^= {q}
+    return expr
+
+
+def name_forms(forms):
+    """Writes the monomial parts of forms over the named polynomials, naming what is new, all at once
+    (a whole operand register: its bits' pivots are chosen knowing one another). Whatever the order
+    and the pivots, a polynomial's expression is unique: the named polynomials are linearly
+    independent, each being what was left of a vector after the rows before it."""
+    todo = []
+    for u in forms:  # in order (the rows depend on it; a set's order would make their cost vary)
+        if u in _FACTORS:
+            continue
+        monos = frozenset(a for a in u if a >= MONO_BASE)
+        if not monos:
+            _FACTORS[u] = tuple(u)
+            continue
+        if TOP_ROWS:
+            _FACTORS[u] = tuple((u - monos) ^ frozenset(_name_top(monos)))
+            continue
+        v, expr = _reduce_rows(monos)
+        todo.append((u, monos, v, expr))
+        _FACTORS[u] = None  # (a form twice in forms is named once; set below)
+    count = collections.Counter()
+    for _, _, v, _ in todo:
+        count.update(v)
+    for u, monos, v, expr in todo:
+        if v:
+            v, e2 = _reduce_rows(v)  # rows named by the vectors before this one
+            expr ^= e2
+        if v:
+            expr ^= {_new_row(v, count)}
+        _FACTORS[u] = tuple((u - monos) ^ frozenset(expr))
+
+
+def _factors(u):
+    r = _FACTORS.get(u)
+    if r is None:  # (never None once name_forms has returned)
+        name_forms((u,))
+        r = _FACTORS[u]
+    return r
+
+
+def _toggle_product(out, a, b):
+    """out ^= the monomial a * b of factor atoms a, b (out a mutable set)."""
+    if a == b or b == 0:
+        pass
+    elif a == 0:
+        a = b
+    else:
+        m = MONO_BASE + ((a << 32) | b if a < b else (b << 32) | a)
+        if m in out:
+            out.remove(m)
+        else:
+            out.add(m)
+        return
+    if POLY_BASE <= a < MONO_BASE:
+        out ^= _POLYS[a - POLY_BASE]
+    elif a in out:
+        out.remove(a)
+    else:
+        out.add(a)
+
+
+def bmul(u, v):
+    """The product u * v of two forms, in the normal form above."""
+    if not u or not v:
+        return ZERO
+    out = set()
+    fv = _factors(v)
+    for a in _factors(u):
+        for b in fv:
+            _toggle_product(out, a, b)
+    return frozenset(out)
+
+
+def clmul(a, b):
+    """Carry-less product of the words a and b (lists of forms, LSB first): len(a) + len(b) bits, bit
+    k = XOR_{i+j=k} a_i b_j in the normal form above."""
+    name_forms(a)
+    name_forms(b)
+    fa = [_factors(x) if x else None for x in a]
+    fb = [(j, _factors(y)) for j, y in enumerate(b) if y]
+    out = [set() for _ in range(len(a) + len(b))]
+    if all(xs is None or (len(xs) == 1 and 0 < xs[0] < POLY_BASE) for xs in fa):
+        # every factor of a one var-like atom (a block as loaded): monomials straight away
+        for i, xs in enumerate(fa):
+            if xs is None:
+                continue
+            x = xs[0]
+            for j, ys in fb:
+                s = out[i + j]
+                if len(ys) == 1 and 0 < ys[0] < POLY_BASE and ys[0] != x:
+                    y = ys[0]
+                    m = MONO_BASE + ((x << 32) | y if x < y else (y << 32) | x)
+                    if m in s:
+                        s.remove(m)
+                    else:
+                        s.add(m)
+                else:
+                    for y in ys:
+                        _toggle_product(s, x, y)
+        return [frozenset(s) for s in out]
+    # factors that are sums (powers of H, shifted and reduced): per factor atom x of a, first the XOR
+    # of the b factors it meets at each output bit (set operations, in C), then one monomial per atom
+    # left after the cancellations; expanding pair by pair costs |a_i| |b_j| toggles per bit pair
+    occ = {}
+    for i, xs in enumerate(fa):
+        if xs is not None:
+            for x in xs:
+                occ.setdefault(x, []).append(i)
+    fb = [(j, frozenset(ys)) for j, ys in fb]
+    for x, pos in occ.items():
+        w = {}
+        for i in pos:
+            for j, ys in fb:
+                t = w.get(i + j)
+                if t is None:
+                    w[i + j] = set(ys)
+                else:
+                    t ^= ys
+        if x == 0:  # the constant: 1 * y = y
+            for k, ys in w.items():
+                for y in ys:
+                    _toggle_product(out[k], x, y)
+            continue
+        hi = MONO_BASE + (x << 32)
+        for k, ys in w.items():
+            s = out[k]
+            if x in ys or 0 in ys:  # x x = x and x 1 = x: not monomials
+                for y in (x, 0):
+                    if y in ys:
+                        ys.discard(y)
+                        _toggle_product(s, x, y)
+            # x y for the rest, as one set: the monomial's factors in order (x << 32 | y if x < y)
+            s ^= {hi + y if x < y else MONO_BASE + (y << 32) + x for y in ys}
+    return [frozenset(s) for s in out]
+
+
 # ---- evaluation (counterexamples, model validation) ---------------------------------------------
 
 def evaluate(bits, env, memo=None):
@@ -720,6 +994,13 @@ def evaluate(bits, env, memo=None):
     def atom(a):
         r = memo.get(a)
         if r is not None:
+            return r
+        if a >= MONO_BASE:
+            x, y = mono_factors(a)
+            r = memo[a] = atom(x) & atom(y)
+            return r
+        if a >= POLY_BASE:
+            r = memo[a] = form(poly_of(a))
             return r
         d = ATOMS[a]
         if d[0] == "one":

@@ -72,14 +72,25 @@ def aesimc(s):
 
 
 def clmul64(a, b):
-    """Carry-less product of two 64-bit values (bits): bit k is XOR_{i+j=k} a_i b_j."""
-    out = [B.ZERO] * 128
-    for i in range(64):
-        if a[i] == B.ZERO:
-            continue
-        for j in range(64):
-            out[i + j] = out[i + j] ^ B.band(a[i], b[j])
-    return out
+    """Carry-less product of two 64-bit values (bits), one of them constant: bit k is XOR_{i+j=k}
+    a_i b_j, a XOR of shifted copies of the other (a reduction's multiply by its constant)."""
+    if B.const_value(a) is not None:
+        a, b = b, a
+    c = B.const_value(b)
+    if c is None:
+        out = [B.ZERO] * 128
+        for i in range(64):
+            if a[i] == B.ZERO:
+                continue
+            for j in range(64):
+                out[i + j] = out[i + j] ^ B.band(a[i], b[j])
+        return out
+    out = [set() for _ in range(128)]
+    for j in range(64):
+        if (c >> j) & 1:
+            for i in range(64):
+                out[i + j] ^= a[i]
+    return [frozenset(s) for s in out]
 
 
 def _clmul_int(x, y):
@@ -96,37 +107,56 @@ B.GENERIC_FNS["clmul64"] = _clmul_int
 
 
 def clmul_word(a, b):
-    """The carry-less product as a word node when both factors are variable (GHASH's products are
-    compared by issue 33's normal form of bilinear terms; for AES proofs they are only carried)."""
+    """The carry-less product of two 64-bit values: in the products' normal form (bits.py) in the
+    GHASH/POLYVAL obligations, as an opaque word node in the AES ones, which only carry the powers of a
+    GCM key's H along."""
     if B.const_value(a) is not None or B.const_value(b) is not None:
         return clmul64(a, b)
+    if B.PRODUCTS:
+        return B.clmul(a, b)
     return B.generic("clmul64", [a, b], 128, _clmul_int)
 
 
 def pclmulqdq(m, ins, args, name):
     a, b, imm = args
     imm = cval(imm, "pclmulqdq selector from a secret")
+    halves = [(a[i + (64 if imm & 0x01 else 0):][:64], b[i + (64 if imm & 0x10 else 0):][:64])
+              for i in range(0, len(a), 128)]
+    if B.PRODUCTS:
+        # every lane's factors named together (bits.name_forms picks pivots knowing them all)
+        B.name_forms([f for x, _ in halves for f in x])
+        B.name_forms([f for _, y in halves for f in y])
     out = []
-    for i in range(0, len(a), 128):
-        x = a[i + (64 if imm & 0x01 else 0):][:64]
-        y = b[i + (64 if imm & 0x10 else 0):][:64]
+    for x, y in halves:
         out += clmul_word(x, y)
     return out
+
+
+def _anf(imm):
+    """The algebraic normal form of the 3-input table imm (bit x<<2 | y<<1 | z): the monomials (bit
+    masks over x = 4, y = 2, z = 1) whose XOR it is, by the Moebius transform."""
+    c = [(imm >> i) & 1 for i in range(8)]
+    for bit in (1, 2, 4):
+        for i in range(8):
+            if i & bit:
+                c[i] ^= c[i ^ bit]
+    return [i for i in range(8) if c[i]]
 
 
 def pternlog(m, ins, args, name):
     a, b, c, imm = args
     imm = cval(imm, "vpternlog table from a secret")
+    monos = _anf(imm)
     out = []
     for x, y, z in zip(a, b, c):
-        # bit (x<<2 | y<<1 | z) of imm, as a sum of minterms
+        # the table's ANF: a linear table (vv_xor3's 0x96) is a XOR, with no AND to normalise
         r = B.ZERO
-        for idx in range(8):
-            if (imm >> idx) & 1:
-                t = B.ONE
-                for v, bit in ((x, 4), (y, 2), (z, 1)):
-                    t = B.band(t, v if idx & bit else B.bnot(v))
-                r = r ^ t
+        for mono in monos:
+            t = B.ONE
+            for v, bit in ((x, 4), (y, 2), (z, 1)):
+                if mono & bit:
+                    t = B.band(t, v)
+            r = r ^ t
         out.append(r)
     return out
 

@@ -4,7 +4,8 @@
 
 Soundness: every term evaluates, on random inputs, to what the operation computes on integers.
 Canonicity: computations of one function that the proofs rely on meeting do meet (the S-box by table
-and by a different formula; (x + 1) + 1 and x + 2; AND in any order; a complement)."""
+and by a different formula; (x + 1) + 1 and x + 2; AND in any order; a complement; Karatsuba and
+schoolbook products, an aggregated GHASH group and the spec's)."""
 import os
 import random
 import sys
@@ -33,6 +34,85 @@ def env_for(names_bits, rnd):
 
 def val(env, name, n):
     return sum(env[(name, i)] << i for i in range(n))
+
+
+def clmul_int(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a <<= 1
+        b >>= 1
+    return r
+
+
+def products(rnd):
+    """The carry-less products' normal form (bits.py, products): sound on random inputs, and the
+    computations the GHASH proofs rely on meeting do meet."""
+    from sym import spec_gf as F
+    from sym.intrinsics import _anf
+    B.reset_products(True)
+    a, b, c, d = word("pa", 128), word("pb", 128), word("pc", 128), word("pd", 128)
+    # soundness: a product of sums, a square, a product with a named polynomial, against integers
+    s = B.clmul([x ^ y for x, y in zip(a, c)], b)
+    sq = B.clmul(s[:128], s[:128])
+    named = B.clmul(s[:128], d)
+    for _ in range(4):
+        env = env_for([("pa", 128), ("pb", 128), ("pc", 128), ("pd", 128)], rnd)
+        va, vb, vc, vd = (val(env, n, 128) for n in ("pa", "pb", "pc", "pd"))
+        vs = clmul_int(va ^ vc, vb)
+        check(B.evaluate(s, env) == vs, "product of a sum")
+        low = vs & ((1 << 128) - 1)
+        check(B.evaluate(sq, env) == clmul_int(low, low), "square of a product")
+        check(B.evaluate(named, env) == clmul_int(low, vd), "product of a product (named polynomials)")
+    # canonicity: Karatsuba's three products recombined are the schoolbook product's monomials
+    lo, hi = B.clmul(a[:64], b[:64]), B.clmul(a[64:], b[64:])
+    mid = B.clmul([x ^ y for x, y in zip(a[:64], a[64:])], [x ^ y for x, y in zip(b[:64], b[64:])])
+    kara = [B.ZERO] * 256
+    for i in range(128):
+        kara[i] = kara[i] ^ lo[i]
+        kara[i + 128] = kara[i + 128] ^ hi[i]
+        kara[i + 64] = kara[i + 64] ^ mid[i] ^ lo[i] ^ hi[i]
+    check(kara == B.clmul(a, b), "Karatsuba meets the schoolbook product")
+    # a square is linear again: its cross terms cancel, and no named polynomial is left in it
+    check(B.clmul(a, a) == [a[i // 2] if i % 2 == 0 and i < 255 else B.ZERO for i in range(256)],
+          "a square is the spread of its operand")
+    # aggregation with the powers free: two products summed and reduced once (a kernel's group) meet
+    # the spec's (acc + X_1) P_2 + X_2 P_1, reduced per product, and a second group's accumulator,
+    # a sum of products, is named and meets the same factor in Karatsuba's half sums
+    p1, p2 = word("pp1", 128), word("pp2", 128)
+    x1, x2, acc = word("px1", 128), word("px2", 128), word("pacc", 128)
+    want = F.aggregated(F.dot, acc, [x1, x2, acc, x1], [p1, p2], [2, 2])
+    t = [B.ZERO] * 256
+    for u, v in ((F.xor(acc, x1), p2), (x2, p1)):
+        t = [e ^ f for e, f in zip(t, B.clmul(u, v))]
+    g1 = F._reduce(t, F.POLYVAL_RED)
+    u = F.xor(g1, acc)
+    um = [e ^ f for e, f in zip(u[:64], u[64:])]
+    pm = [e ^ f for e, f in zip(p2[:64], p2[64:])]
+    l, h, m = B.clmul(u[:64], p2[:64]), B.clmul(u[64:], p2[64:]), B.clmul(um, pm)
+    t = [B.ZERO] * 256
+    for i in range(128):
+        t[i] = t[i] ^ l[i]
+        t[i + 128] = t[i + 128] ^ h[i]
+        t[i + 64] = t[i + 64] ^ m[i] ^ l[i] ^ h[i]
+    t = [e ^ f for e, f in zip(t, B.clmul(x1, p1))]
+    check(F._reduce(t, F.POLYVAL_RED) == want,
+          "an aggregated update meets the spec's, Karatsuba in the second group")
+    # and a wrong power does not: the same with P_1 and P_2 exchanged in the first group
+    bad = F.aggregated(F.dot, acc, [x1, x2, acc, x1], [p2, p1], [2, 2])
+    check(bad != want, "exchanged powers differ")
+    # VPTERNLOG's model by its algebraic normal form is the table, for every table
+    ok = True
+    for imm in range(256):
+        monos = _anf(imm)
+        for i in range(8):
+            v = 0
+            for mono in monos:
+                v ^= int(all((i & bit) for bit in (4, 2, 1) if mono & bit))
+            ok = ok and v == (imm >> i) & 1
+    check(ok, "ternary logic's normal form is its table")
+    B.reset_products(False)
 
 
 def main():
@@ -104,6 +184,7 @@ def main():
     env = {("t", i): rnd2.getrandbits(1) for i in range(128)}
     env.update({(n, i): rnd2.getrandbits(1) for n in ("k1", "k2") for i in range(128)})
     check(B.evaluate(a, env) == B.evaluate(b, env), "round 2 evaluates equal")
+    products(rnd)
     print("test_bits: %d failures" % len(FAILS))
     return 1 if FAILS else 0
 
