@@ -109,7 +109,7 @@ static void gcm_multiply(const uint8_t x[16], const uint8_t y[16], uint8_t resul
 }
 
 /* §6.4 Algorithm 2, GHASH_H(X) for X = X_1 || ... || X_m: Y_0 = 0^128, Y_i = (Y_(i-1) xor X_i) • H. */
-static void gcm_ghash(const uint8_t h[16], const uint8_t *x, size_t m, uint8_t y[16])
+void spec_ghash(const uint8_t h[16], const uint8_t *x, size_t m, uint8_t y[16])
 {
     memset(y, 0, 16);
     for (size_t i = 0; i < m; i++) {
@@ -153,7 +153,7 @@ static void gcm_j0(const uint8_t h[16], const uint8_t *iv, size_t iv_len, uint8_
     uint8_t *p = append_padded(buffer, iv, iv_len); /* IV || 0^s */
     put_be(p, 0, 8);                                 /* 0^64 */
     put_be(p + 8, (uint64_t)iv_len * 8, 8);          /* [len(IV)]_64, in bits */
-    gcm_ghash(h, buffer, total / 16, j0);
+    spec_ghash(h, buffer, total / 16, j0);
     free(buffer);
 }
 
@@ -169,7 +169,7 @@ static void gcm_tag(const uint8_t *key, size_t key_len, const uint8_t h[16], con
     put_be(p, (uint64_t)a_len * 8, 8);             /* [len(A)]_64 */
     put_be(p + 8, (uint64_t)c_len * 8, 8);         /* [len(C)]_64 */
     uint8_t s[16];
-    gcm_ghash(h, buffer, total / 16, s);
+    spec_ghash(h, buffer, total / 16, s);
     free(buffer);
     gcm_gctr(key, key_len, j0, s, 16, t);
 }
@@ -270,7 +270,7 @@ static void polyval_dot(const uint8_t a[16], const uint8_t b[16], uint8_t result
 }
 
 /* §3 POLYVAL(H, X_1, ..., X_s): S_0 = 0, S_j = dot(S_(j-1) + X_j, H). */
-static void polyval(const uint8_t h[16], const uint8_t *x, size_t s, uint8_t result[16])
+void spec_polyval(const uint8_t h[16], const uint8_t *x, size_t s, uint8_t result[16])
 {
     uint8_t acc[16] = { 0 };
     for (size_t j = 0; j < s; j++) {
@@ -334,7 +334,7 @@ static void siv_tag(const uint8_t auth_key[16], const uint8_t *enc_key, size_t k
     put_le(p, (uint64_t)aad_len * 8, 8);
     put_le(p + 8, (uint64_t)len * 8, 8);
     uint8_t s_s[16];
-    polyval(auth_key, buffer, total / 16, s_s);
+    spec_polyval(auth_key, buffer, total / 16, s_s);
     free(buffer);
     for (int i = 0; i < 12; i++)
         s_s[i] ^= nonce[i];

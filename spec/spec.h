@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause */
 /*
- * spec.h — the executable specification: AES (FIPS 197), ECB and CTR (SP 800-38A), GCM (SP 800-38D),
- * GCM-SIV (RFC 8452) and CCM (SP 800-38C), written straight from the documents for reading, not for
- * speed or constant time. Tests compare the library with it; it is never linked into libvg.
+ * spec.h — the executable specification: AES (FIPS 197), ECB and CTR (SP 800-38A), GHASH and GCM
+ * (SP 800-38D), POLYVAL and GCM-SIV (RFC 8452) and CCM (SP 800-38C), written straight from the
+ * documents for reading, not for speed or constant time. Tests compare the library with it; it is
+ * never linked into libvg.
  *
  * Every function takes the raw key (16, 24 or 32 bytes) and works on byte strings. Lengths are trusted
  * (the spec does not validate arguments; the tests do that against the library). Output may equal input
@@ -29,6 +30,11 @@ void spec_aes_ecb_decrypt(const uint8_t *key, size_t key_len, const uint8_t *in,
 /* SP 800-38A §6.5 CTR with SP 800-38D's inc32 counter; counter advanced by nblocks. in == out allowed. */
 void spec_aes_ctr32(const uint8_t *key, size_t key_len, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                     size_t nblocks);
+
+/* SP 800-38D §6.4 GHASH_H(X_1 || ... || X_m) and RFC 8452 §3 POLYVAL(H, X_1, ..., X_s), from a zero
+   accumulator; the block products are §6.3 Algorithm 1 and RFC 8452's dot. */
+void spec_ghash(const uint8_t h[16], const uint8_t *x, size_t m, uint8_t y[16]);
+void spec_polyval(const uint8_t h[16], const uint8_t *x, size_t s, uint8_t result[16]);
 
 /* SP 800-38D §7.1 GCM-AE: any nonce_len >= 1; writes the full 16-byte tag (callers truncate). */
 void spec_aes_gcm_seal(const uint8_t *key, size_t key_len, const uint8_t *nonce, size_t nonce_len,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 """check_spec.py -- ctest prove.spec_transcription: the prover's spec (proofs/sym/spec_aes.py) against
 spec/aes.c, run on the same random keys (all three sizes), blocks and counters (wraps of the 32-bit
-counter included), byte for byte."""
+counter included), byte for byte; and its GHASH and POLYVAL (proofs/sym/spec_gf.py, Horner's rule over
+its field products) against spec/modes.c's on random keys and 0..5 blocks, with edge keys."""
 import os
 import random
 import subprocess
@@ -12,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from sym import bits as B  # noqa: E402
 from sym import spec_aes as S  # noqa: E402
+from sym import spec_gf as F  # noqa: E402
 
 
 def bits_of(bs):
@@ -41,6 +43,13 @@ def main():
         cases.append(("enc", key, data, None))
         cases.append(("dec", key, data, None))
         cases.append(("ctr", key, data, bytes(ctr)))
+        # GHASH and POLYVAL with H as the key; H = 1 (each field's), all ones and x^127 among them
+        h = bytes(rnd.getrandbits(8) for _ in range(16))
+        if t < 6:
+            h = [b"\x80" + bytes(15), b"\x01" + bytes(15), b"\xff" * 16, bytes(15) + b"\x01",
+                 bytes(15) + b"\x80", bytes(16)][t]
+        cases.append(("ghash", h, data + bytes(rnd.getrandbits(8) for _ in range(16 * (t % 3))), None))
+        cases.append(("polyval", h, data, None))
     # "-" stands for an empty input (zero blocks)
     text = "".join("%s %s %s%s\n" % (op, k.hex(), d.hex() if d else "-", (" " + c.hex()) if c else "")
                    for op, k, d, c in cases)
@@ -49,7 +58,11 @@ def main():
     bad = 0
     for (op, k, d, c), line in zip(cases, lines):
         n = len(d) // 16
-        if op == "ctr":
+        if op in ("ghash", "polyval"):
+            mul = F.ghash_mul if op == "ghash" else F.dot
+            blocks = [bits_of(d[16 * i:16 * (i + 1)]) for i in range(n)]
+            mine = hex_of(F.horner(mul, [B.ZERO] * 128, blocks, bits_of(k)))
+        elif op == "ctr":
             o, cc = S.ctr32(bits_of(k), len(k), bits_of(c), bits_of(d), n)
             mine = (hex_of(o) if n else "") + " " + hex_of(cc)
         else:

@@ -3,7 +3,8 @@
  * spec_aes_run.c — spec/aes.c on the inputs check_spec.py gives it, so that the prover's transcription
  * (proofs/sym/spec_aes.py) is checked against the spec itself. Lines "OP KEY IN [COUNTER]" (hex, IN
  * "-" when empty);
- * OP is enc, dec or ctr; prints the output (and for ctr the counter after) in hex.
+ * OP is enc, dec or ctr; prints the output (and for ctr the counter after) in hex. OP ghash or polyval
+ * takes H as KEY and prints the 16-byte GHASH or POLYVAL of IN (spec/modes.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,13 @@ int main(void)
         else if (!strcmp(op, "dec")) spec_aes_ecb_decrypt(key, kl, in, out, n / 16);
         else if (!strcmp(op, "ctr") && f == 4 && hex_in(hc, ctr, sizeof ctr) == 16)
             spec_aes_ctr32(key, kl, ctr, in, out, n / 16);
-        else return 2;
+        else if (!strcmp(op, "ghash") && kl == 16) {
+            spec_ghash(key, in, n / 16, out);
+            n = 16;
+        } else if (!strcmp(op, "polyval") && kl == 16) {
+            spec_polyval(key, in, n / 16, out);
+            n = 16;
+        } else return 2;
         hex_out(out, n);
         if (!strcmp(op, "ctr")) {
             printf(" ");
