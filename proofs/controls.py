@@ -132,6 +132,34 @@ CONTROLS.update({
                              "counterexample"),
 })
 
+# GHASH and POLYVAL (issue 33: the update with the powers free, the init filling the table)
+_GF_UPDATE_ANCHOR = "    struct aesni_hpowers hp;\n    aesni_load_hpowers(&hp, hkey);"
+CONTROLS.update({
+    # a wrong reduction constant: c = x^63 + x^62 + x^57 with x^56 added, in aesni's Montgomery fold
+    # (vaes256 takes it too, for a single block)
+    "gf_reduce_constant": ("src/x86_64/aesni.h",
+                           "const __m128i poly = _mm_set_epi64x((long long)0xc200000000000000ULL, 0);",
+                           "const __m128i poly = _mm_set_epi64x((long long)0xc300000000000000ULL, 0);",
+                           r"^gf\.(aesni|vaes256)\.polyval_update\.n1$", "counterexample"),
+    # a swapped Karatsuba half: the high product x1 h1 taken as x0 h1
+    "gf_karatsuba_half": ("src/x86_64/aesni.h", "_mm_clmulepi64_si128(x, h, 0x11));          /* x1 * h1 */",
+                          "_mm_clmulepi64_si128(x, h, 0x10));          /* x1 * h1 */",
+                          r"^gf\.aesni\.ghash_update\.n2$", "counterexample"),
+    # a power table read shifted by one: a VAES tail's block b multiplied by H_(r-b-1)
+    "gf_power_shift": ("src/x86_64/vaes_body.h",
+                       "return vv_loadu(hk->desc[VV_GROUP - r + (size_t)(VV_LANES * i)]);",
+                       "return vv_loadu(hk->desc[VV_GROUP - r + 1 + (size_t)(VV_LANES * i)]);",
+                       r"^gf\.(vaes256|vaes512)\.polyval_update\.n2$", "counterexample"),
+    # GHASH's key without its factor x: H' = rev(H) instead of rev(H) * x (RFC 8452 Appendix A)
+    "gf_mul_x_missing": ("src/x86_64/aesni_ghash.c",
+                         "store_powers(hk, mul_x(hrev)); /* H' = rev(H) * x, section 2 */", "store_powers(hk, hrev);",
+                         r"^gf\.aesni\.ghash_init$", "counterexample"),
+    # constant time: a branch on an accumulator bit
+    "ct_branch_on_acc": ("src/x86_64/aesni_ghash.c", _GF_UPDATE_ANCHOR,
+                         "    if (acc[0] & 1) __asm__ volatile(\"\" ::: \"memory\");\n" + _GF_UPDATE_ANCHOR,
+                         r"^gf\.aesni\.polyval_update\.n1$", "constant time"),
+})
+
 
 def run(name, build):
     path, old, new, only, reason = CONTROLS[name]
@@ -178,7 +206,7 @@ def main():
     if a.list:
         print("\n".join(CONTROLS))
         return 0
-    return run(a.name, a.build)
+    return run(a.name, os.path.abspath(a.build))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ AARCH64_IMPLS = {"armv8": 8, "armv8-noeor3": 8}
 # ppc64le (the IR of src/ppc64le for --target=powerpc64le-linux-gnu, the key expansion's module assembly
 # run by sym/asm_ppc64le.py): power9 and power8 on a modelled POWER9 (sym/intrinsics_ppc64le.py).
 PPC64LE_IMPLS = {"power9": 8, "power8": 8}
+# GHASH/POLYVAL (issue 33), each implementation's widest aggregation in blocks: the update obligations
+# cover 0 .. 2*widest + 7 blocks
+GF_IMPLS = {"aesni": 8, "vaes256": 16, "vaes512": 32}
 # Not yet proved (docs/proofs-equivalence.md, "Not yet proved"); --pending runs them alone. None today.
 PENDING = {}
 KEYS = (16, 24, 32)
@@ -43,6 +46,20 @@ def obligations(full=False, pending=False):
         # the overrides' own obligations (sym/overrides.py): each function run on fresh inputs
         for fn in ("sub_bytes", "inv_sub_bytes"):
             out.append(("aes.portable.%s" % fn, "portable", fn, "128 lanes", ("override", fn)))
+    if not pending:
+        # GHASH and POLYVAL (issue 33): the update with the powers free, and the init that fills the
+        # table with the powers. make prove (CI) takes the counts that reach each kind of path (none,
+        # the one-block path, a two-block tail, the longest tail, a group and one block) and aesni's
+        # init; make prove-full every count 0 .. 2 * widest + 7 and every init (docs: its time)
+        for impl, width in GF_IMPLS.items():
+            counts = range(2 * width + 8) if full else sorted({0, 1, 2, width - 1, width + 1})
+            for field in ("ghash", "polyval"):
+                if full or impl == "aesni":
+                    out.append(("gf.%s.%s_init" % (impl, field), impl, field + "_init", "H",
+                                ("gf_init", field)))
+                for n in counts:
+                    out.append(("gf.%s.%s_update.n%d" % (impl, field, n), impl, field + "_update", "n=%d" % n,
+                                ("gf_update", field, n)))
     for impl, width in (PENDING if pending else dict(X86_IMPLS, **AARCH64_IMPLS, **PPC64LE_IMPLS)).items():
         top = 2 * width + 7 if not full else 4 * width + 7
         for kl in KEYS:
@@ -102,10 +119,14 @@ def run_group(args):
                 m = intrinsics_ppc64le.new_machine(_MODULES[arch], impl)
             else:
                 m = O.new_machine(_MODULES[arch], impl, X86)
-                if spec[0] != "override":
+                if spec[0] not in ("override", "gf_init", "gf_update"):
                     from sym import overrides
                     overrides.install(m)
             kind = spec[0]
+            # carry-less products in the normal form of bits.py only where they are compared; its
+            # named polynomials are per obligation
+            from sym import bits
+            bits.reset_products(kind in ("gf_init", "gf_update"), top_rows=kind == "gf_init")
             if kind == "override":
                 from sym import overrides
                 overrides.prove(m, spec[1])
@@ -117,6 +138,10 @@ def run_group(args):
                 O.ob_ctr(m, spec[1], spec[2])
             elif kind == "stream":
                 O.ob_ctr_stream(m, spec[1], spec[2])
+            elif kind == "gf_update":
+                O.ob_gf_update(m, impl, spec[1], spec[2])
+            elif kind == "gf_init":
+                O.ob_gf_init(m, impl, spec[1])
             else:
                 raise ValueError(kind)
             res = "proved"
@@ -165,6 +190,12 @@ def main():
     # them per process); the implementations with the longest lengths go first
     groups = {}
     for o in selected:
+        if o[0].startswith("gf."):
+            # nothing is shared between GHASH obligations (their products are reset): small groups of
+            # one implementation and field, for the pool's balance
+            n = o[4][2] if o[4][0] == "gf_update" else 0
+            groups.setdefault(("gf", o[1], o[2].split("_")[0], n // 8), []).append(o)
+            continue
         kind = {"expand": "ecb_encrypt", "stream": "ctr32", "override": "ecb_encrypt"}.get(o[4][0], o[4][0])
         groups.setdefault((o[3].split()[0], kind), []).append(o)
     for g in groups.values():

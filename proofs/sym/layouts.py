@@ -83,3 +83,43 @@ def power8(mem, kobj, w, nr, decrypt):
 
 
 READERS.update({"power8": power8, "power9": power8})
+
+
+# ---- the GHASH/POLYVAL key (hkey, VG_HKEY_SIZE bytes): the powers' layout -------------------------
+# Each writer maps the powers E_1..E_k (E_j the POLYVAL-field element the kernels multiply by for
+# H^j: dot-powers of H for POLYVAL, of phi(H) for GHASH; spec_gf.to_polyval) to the whole hkey's
+# bits. What an init leaves and what an update reads are both stated through this one function, so a
+# wrong layout fails one of the two obligations, never both pass.
+HKEY_SIZE = 1024  # src/internal.h VG_HKEY_SIZE
+
+
+def _swap64(e):
+    return e[64:] + e[:64]
+
+
+def hkey_aesni(powers):
+    """src/x86_64/aesni.h struct aesni_hkey: pow[j] = H_(j+1) at 16j, kara[j] = pow[j] ^ (its halves
+    swapped) at 128 + 16j; the rest zero (the mode zeroes hkey before an init)."""
+    assert len(powers) == 8
+    out = []
+    for e in powers:
+        out += e
+    for e in powers:
+        out += [x ^ y for x, y in zip(e, _swap64(e))]
+    return out + [B.ZERO] * (8 * HKEY_SIZE - len(out))
+
+
+def _hkey_vaes(group):
+    def write(powers):
+        """src/x86_64/vaes_body.h struct hkey: desc[i] = H_(GROUP - i) at 16i for i < GROUP, then
+        four zero entries; the rest zero."""
+        assert len(powers) == group
+        out = []
+        for i in range(group):
+            out += powers[group - 1 - i]
+        return out + [B.ZERO] * (8 * HKEY_SIZE - len(out))
+    return write
+
+
+# implementation -> (number of powers, writer)
+HKEY = {"aesni": (8, hkey_aesni), "vaes256": (16, _hkey_vaes(16)), "vaes512": (32, _hkey_vaes(32))}

@@ -120,6 +120,12 @@ def _collect(form, names, seen=None):
         if a in seen:
             continue
         seen.add(a)
+        if a >= B.MONO_BASE:
+            stack.extend(B.mono_factors(a))
+            continue
+        if a >= B.POLY_BASE:
+            stack.extend(B.poly_of(a))
+            continue
         d = B.ATOMS[a]
         if d[0] == "var":
             names.add(d[1])
@@ -222,3 +228,71 @@ def ob_ctr_stream(m, key_len, pieces):
     pad = data + [B.ZERO] * (8 * (16 * nblocks - total))
     want, _ = S.ctr32(key, key_len, ctr, pad, nblocks)
     compare(m.mem.load(op, total) if total else [], want[: 8 * total], "vg_aes_ctr_stream_xor output")
+
+
+# ---- GHASH and POLYVAL (issue 33): the update with the powers free, and the init -------------------
+
+# the kernels' functions (the implementation tables point at them; vaes's are static)
+GF_FUNCTIONS = {"aesni": "vg_aesni_%s", "vaes256": "vaes256_%s", "vaes512": "vaes512_%s"}
+
+
+def _gf_field(field):
+    from . import spec_gf as F
+    if field == "ghash":
+        return F.ghash_mul, F.to_polyval
+    return F.dot, lambda e: e
+
+
+def gf_groups(impl, n):
+    """How impl's update splits n blocks into one-reduction groups: whole groups of its widest, then
+    the rest (aesni_ghash.c update, vaes_body.h gf_update)."""
+    from . import layouts
+    k = layouts.HKEY[impl][0]
+    return [k] * (n // k) + ([n % k] if n % k else [])
+
+
+def _unchanged(m, regions, fn):
+    for r, bits in regions:
+        if r.bits != bits:
+            raise Failed("%s wrote %s" % (fn, r.name))
+
+
+def ob_gf_update(m, impl, field, n):
+    """impl's <field>_update over n blocks from a symbolic accumulator, the hkey holding free powers
+    E_1..E_k in impl's layout, equals the aggregated update by those powers (spec_gf.aggregated), and
+    writes only the accumulator. With the init obligation (the table holds H^1..H^k), that is Horner's
+    rule: acc = (acc + X_i) * H for each block."""
+    from . import layouts, spec_gf as F
+    mul, embed = _gf_field(field)
+    k, writer = layouts.HKEY[impl]
+    powers = [sym_bytes(("pow", j), 16) for j in range(1, k + 1)]
+    hk = place(m, "hkey", writer([embed(p) for p in powers]))
+    acc = sym_bytes("acc", 16)
+    ap = place(m, "acc", acc)
+    data = sym_bytes("in", 16 * n)
+    ip = place(m, "in", data)
+    fn = GF_FUNCTIONS[impl] % (field + "_update")
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base != ap]
+    m.call(fn, [ptr(hk), ptr(ap), ptr(ip), i64(n)])
+    _unchanged(m, before, fn)
+    blocks = [data[128 * i:128 * (i + 1)] for i in range(n)]
+    want = F.aggregated(mul, acc, blocks, powers, gf_groups(impl, n))
+    compare(m.mem.load(ap, 16), want, fn + " accumulator")
+
+
+def ob_gf_init(m, impl, field):
+    """impl's <field>_init on a symbolic H writes the hkey (zeroed first, as the modes do) with the
+    powers H^1..H^k in impl's layout (spec_gf.power: the field's own product)."""
+    from . import layouts, spec_gf as F
+    mul, embed = _gf_field(field)
+    k, writer = layouts.HKEY[impl]
+    h = sym_bytes("h", 16)
+    hp = place(m, "H", h)
+    hk = place(m, "hkey", [B.ZERO] * (8 * layouts.HKEY_SIZE))
+    fn = GF_FUNCTIONS[impl] % (field + "_init")
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base != hk]
+    m.call(fn, [ptr(hk), ptr(hp)])
+    _unchanged(m, before, fn)
+    memo = {}
+    want = writer([embed(F.power(mul, h, j, memo)) for j in range(1, k + 1)])
+    compare(m.mem.load(hk, layouts.HKEY_SIZE), want, fn + " hkey")
