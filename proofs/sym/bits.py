@@ -44,6 +44,8 @@ def _intern(key):
     a = _INTERN.get(key)
     if a is None:
         a = len(ATOMS)
+        if a >= 1 << 31:  # ids from POLY_BASE up are named polynomials and monomials (products)
+            raise OverflowError("too many atoms")
         ATOMS.append(key)
         _INTERN[key] = a
     return a
@@ -734,11 +736,11 @@ def generic(op, operands, width, fn):
 # Named polynomials cut the degree. An aggregated update multiplies the accumulator of the previous
 # group, already a sum of products, by a power again: expanded, a bit of that would have ~10^5 cubic
 # monomials. Instead, the monomial part of a factor is written over a basis of named polynomials,
-# kept semi-echelon exactly as the luts of a span are (_decompose): a new polynomial is reduced
-# against the rows met so far and becomes a new named atom if something is left. The expression of a
-# polynomial in named atoms is then unique and never changes, so a kernel's acc_i and the spec's
-# y_i, equal sets of monomials, are the same factor, and acc_i + acc_(i+64) (Karatsuba's half sum) is
-# the XOR of their factors. The identities proved are then identities of the free algebra over those
+# as the luts of a span are (_decompose): a new polynomial is reduced against the rows met so far and
+# becomes a new named atom if something is left (two ways of keeping the rows, below, differ only in
+# cost). The expression of a polynomial in named atoms is then unique and never changes, so a
+# kernel's acc_i and the spec's y_i, equal sets of monomials, are the same factor, and acc_i +
+# acc_(i+64) (Karatsuba's half sum) is the XOR of their factors. The identities proved are then identities of the free algebra over those
 # factors; that is sound (every named atom is exactly its polynomial, evaluate() below computes it)
 # and complete for computations that differ by distributivity and commutativity, which is what
 # aggregation and Karatsuba are. A bare named atom (from 1 * q or q * q) is replaced by its polynomial,
@@ -751,7 +753,7 @@ def generic(op, operands, width, fn):
 POLY_BASE = 1 << 31
 MONO_BASE = 1 << 62
 _POLYS = []       # named polynomial index -> its monomials (a frozenset of atom ids)
-_POLY_ROWS = {}   # pivot -> [row, its expression in named atoms] (reduced: see _name)
+_POLY_ROWS = {}   # pivot -> [row, its expression in named atoms], triangular (see _reduce_rows)
 _FACTORS = {}     # form -> its factor atoms (a tuple)
 _TOP_ROWS = {}    # the same rows for _name_top: largest atom -> (row, its expression)
 TOP_ROWS = False
