@@ -109,41 +109,46 @@ def run_group(args):
         detail = ""
         try:
             signal.alarm(timeout)
-            arch = _arch(impl)
-            if arch not in _MODULES:
-                _MODULES[arch] = build_ir.module(mutant_root or ROOT, os.path.join(build, "ir"), arch,
-                                                 ir_cache=ir_cache)
-            if arch == "aarch64":
-                m = intrinsics_aarch64.new_machine(_MODULES[arch], impl)
-            elif arch == "ppc64le":
-                m = intrinsics_ppc64le.new_machine(_MODULES[arch], impl)
-            else:
-                m = O.new_machine(_MODULES[arch], impl, X86)
-                if spec[0] not in ("override", "gf_init", "gf_update"):
+            # the alarm is cancelled as soon as the body ends, however it ends: one that fires in
+            # an except or finally clause below would escape them and stop the whole run
+            try:
+                arch = _arch(impl)
+                if arch not in _MODULES:
+                    _MODULES[arch] = build_ir.module(mutant_root or ROOT, os.path.join(build, "ir"), arch,
+                                                     ir_cache=ir_cache)
+                if arch == "aarch64":
+                    m = intrinsics_aarch64.new_machine(_MODULES[arch], impl)
+                elif arch == "ppc64le":
+                    m = intrinsics_ppc64le.new_machine(_MODULES[arch], impl)
+                else:
+                    m = O.new_machine(_MODULES[arch], impl, X86)
+                    if spec[0] not in ("override", "gf_init", "gf_update"):
+                        from sym import overrides
+                        overrides.install(m)
+                kind = spec[0]
+                # carry-less products in the normal form of bits.py only where they are compared; its
+                # named polynomials are per obligation
+                from sym import bits
+                bits.reset_products(kind in ("gf_init", "gf_update"), top_rows=kind == "gf_init")
+                if kind == "override":
                     from sym import overrides
-                    overrides.install(m)
-            kind = spec[0]
-            # carry-less products in the normal form of bits.py only where they are compared; its
-            # named polynomials are per obligation
-            from sym import bits
-            bits.reset_products(kind in ("gf_init", "gf_update"), top_rows=kind == "gf_init")
-            if kind == "override":
-                from sym import overrides
-                overrides.prove(m, spec[1])
-            elif kind == "expand":
-                O.ob_expand(m, impl, spec[2], spec[1])
-            elif kind in ("ecb_encrypt", "ecb_decrypt"):
-                O.ob_ecb(m, spec[1], spec[2], kind == "ecb_decrypt")
-            elif kind == "ctr32":
-                O.ob_ctr(m, spec[1], spec[2])
-            elif kind == "stream":
-                O.ob_ctr_stream(m, spec[1], spec[2])
-            elif kind == "gf_update":
-                O.ob_gf_update(m, impl, spec[1], spec[2])
-            elif kind == "gf_init":
-                O.ob_gf_init(m, impl, spec[1])
-            else:
-                raise ValueError(kind)
+                    overrides.prove(m, spec[1])
+                elif kind == "expand":
+                    O.ob_expand(m, impl, spec[2], spec[1])
+                elif kind in ("ecb_encrypt", "ecb_decrypt"):
+                    O.ob_ecb(m, spec[1], spec[2], kind == "ecb_decrypt")
+                elif kind == "ctr32":
+                    O.ob_ctr(m, spec[1], spec[2])
+                elif kind == "stream":
+                    O.ob_ctr_stream(m, spec[1], spec[2])
+                elif kind == "gf_update":
+                    O.ob_gf_update(m, impl, spec[1], spec[2])
+                elif kind == "gf_init":
+                    O.ob_gf_init(m, impl, spec[1])
+                else:
+                    raise ValueError(kind)
+            finally:
+                signal.alarm(0)
             res = "proved"
         except Timeout:
             res = "timeout"
@@ -153,8 +158,6 @@ def run_group(args):
             res, detail = "failed", str(e)
         except Exception as e:  # a prover error is a failed obligation too, reported, never a pass
             res, detail = "failed", "prover error: %r" % (e,)
-        finally:
-            signal.alarm(0)
         results.append((name, impl, fn, lc, res, "%.1f" % (time.time() - t0), detail))
         if os.environ.get("PROVE_PROGRESS"):
             print("  %s %s %.1fs" % (res, name, time.time() - t0), file=sys.stderr, flush=True)
