@@ -467,6 +467,10 @@ def band(a, b):
         return a
     if a ^ b == ONE:
         return ZERO
+    if PRODUCTS:
+        # AND is the product in GF(2): in the products' normal form (below), so that a product
+        # computed by masks (ghash_ctmul.c's low key bits: a & -(k_i)) meets the carry-less one
+        return clmul([a], [b])[0]
     key = (a, b) if hash(a) <= hash(b) else (b, a)
     r = _AND.get(key)
     if r is None:
@@ -984,6 +988,44 @@ def clmul(a, b):
             # x y for the rest, as one set: the monomial's factors in order (x << 32 | y if x < y)
             s ^= {hi + y if x < y else MONO_BASE + (y << 32) + x for y in ys}
     return [frozenset(s) for s in out]
+
+
+def mul(a, b):
+    """a * b mod 2^w, the integer product, for exec.py's mul. With products on, an operand pair whose
+    possibly non-zero bits are sparse enough (src/portable/ghash_ctmul.c's "holes": every fourth bit
+    of each factor) is decided exactly: the product is sum over q of c_q 2^q, c_q the number of pairs
+    i + j = q with a_i = b_j = 1, at most n_q = the pairs whose bits are not the constant 0, so c_q has
+    at most bitlen(n_q) bits. When those fields [q, q + bitlen(n_q)) are disjoint no two columns'
+    counts overlap, so the sum has no carries between fields: bit q is c_q mod 2 = XOR of a_i b_j over
+    i + j = q (the carry-less product's bit q, clmul), a field's other bits are the product's own bits
+    (an opaque word node of a and b), and every bit outside the fields is 0. Otherwise, and with
+    products off, the whole product is the opaque word node."""
+    w = len(a)
+    fn = lambda x, y: x * y  # noqa: E731
+    op = "mul%d" % w
+    GENERIC_FNS.setdefault(op, fn)
+    node = generic(op, [a, b], w, fn)
+    if not PRODUCTS or all(is_const(x) for x in a) or all(is_const(x) for x in b):
+        return node
+    sa = [i for i, x in enumerate(a) if x]
+    sb = [j for j, y in enumerate(b) if y]
+    count = {}
+    for i in sa:
+        for j in sb:
+            if i + j < w:
+                count[i + j] = count.get(i + j, 0) + 1
+    end = 0
+    for q in sorted(count):
+        if q < end:
+            return node  # two columns' counts overlap: carries between them
+        end = q + count[q].bit_length()
+    parity = clmul(a, b)
+    out = [ZERO] * w
+    for q, n in count.items():
+        out[q] = parity[q]
+        for t in range(q + 1, min(w, q + n.bit_length())):
+            out[t] = node[t]
+    return out
 
 
 # ---- evaluation (counterexamples, model validation) ---------------------------------------------

@@ -358,7 +358,7 @@ def _scalar(self, op, a, b, w, ins, fname):
     if op == "sub":
         return B.sub(a, b)
     if op == "mul":
-        return B.generic("mul%d" % w, [a, b], w, lambda x, y: x * y)
+        return B.mul(a, b)
     if op in ("udiv", "sdiv", "urem", "srem"):
         if not all(B.is_const(x) for x in a + b):
             raise CTViolation("%s of a secret in %s: %s" % (op, fname, ins["text"]))
@@ -390,15 +390,25 @@ def _icmp_scalar(pred, a, b, w):
         if a == b:
             return B.ONE if pred == "eq" else B.ZERO
         # eq is the AND of the bitwise XNORs: for few bits a lut, else a node
+        B.GENERIC_FNS.setdefault("eq%d" % w, lambda x, y: int(x == y))
         r = B.generic("eq%d" % w, [a, b], 1, lambda x, y: int(x == y))[0]
         return r if pred == "eq" else B.bnot(r)
+
+    # a sign test (x < 0, x >= 0, x > -1, x <= -1: clang's form of a mask spread from the top bit) is
+    # the top bit itself, kept as a bit rather than a word node, so that it meets the spec's terms
+    if cb is not None and (pred, cb) in (("slt", 0), ("sle", (1 << w) - 1)):
+        return a[w - 1]
+    if cb is not None and (pred, cb) in (("sge", 0), ("sgt", (1 << w) - 1)):
+        return B.bnot(a[w - 1])
 
     def fn(x, y):
         if pred[0] == "s":
             x, y = to_signed(x, w), to_signed(y, w)
         return int({"ult": x < y, "ule": x <= y, "ugt": x > y, "uge": x >= y,
                     "slt": x < y, "sle": x <= y, "sgt": x > y, "sge": x >= y}[pred])
-    return B.generic("icmp_" + pred + str(w), [a, b], 1, fn)[0]
+    name = "icmp_" + pred + str(w)
+    B.GENERIC_FNS.setdefault(name, fn)  # for evaluate() (counterexamples) of the word node below
+    return B.generic(name, [a, b], 1, fn)[0]
 
 
 def _icmp(self, env, ins, fname):

@@ -112,6 +112,31 @@ def products(rnd):
                 v ^= int(all((i & bit) for bit in (4, 2, 1) if mono & bit))
             ok = ok and v == (imm >> i) & 1
     check(ok, "ternary logic's normal form is its table")
+    # integer products of sparse words (ghash_ctmul.c's holes): data bits r mod 4, key bits s mod 4
+    # from bit 4 on (counts <= 15): the kept bits are the carry-less product's, every bit evaluates to
+    # the integer product's, and the AND by a mask bit is its monomial. With the key's bits 0..3 kept
+    # (16 pairs meet: a count's carry reaches the next kept bit) the columns overlap and the product
+    # stays an opaque node.
+    xa, ka = word("ha", 64), word("hk", 64)
+    ok = ok2 = True
+    for r in range(4):
+        for t in range(4):
+            a_r = [x if i % 4 == r else B.ZERO for i, x in enumerate(xa)] + [B.ZERO] * 64
+            k_t = [y if i % 4 == t and i >= 4 else B.ZERO for i, y in enumerate(ka)] + [B.ZERO] * 64
+            p = B.mul(a_r, k_t)
+            cl = B.clmul(a_r[:64], k_t[:64])
+            ok = ok and all(p[q] == cl[q] for q in range(128) if q % 4 == (r + t) % 4)
+            for _ in range(3):
+                env = env_for([("ha", 64), ("hk", 64)], rnd)
+                va = val(env, "ha", 64) & 0x1111111111111111 << r
+                vk = val(env, "hk", 64) & (0x1111111111111111 << t) & ~0xf
+                ok2 = ok2 and B.evaluate(p, env) == va * vk
+    check(ok, "sparse integer products: the kept bits are the carry-less product's")
+    check(ok2, "sparse integer products evaluate to the integer product")
+    full = B.mul([x if i % 4 == 0 else B.ZERO for i, x in enumerate(xa)] + [B.ZERO] * 64,
+                 [y if i % 4 == 0 else B.ZERO for i, y in enumerate(ka)] + [B.ZERO] * 64)
+    check(B._node_of(full) is not None, "16 pairs meeting: the product stays one opaque node")
+    check(B.band(xa[0], ka[0]) == B.clmul([xa[0]], [ka[0]])[0], "AND is the monomial")
     B.reset_products(False)
 
 
