@@ -154,6 +154,21 @@ CONTROLS.update({
     "gf_mul_x_missing": ("src/x86_64/aesni_ghash.c",
                          "store_powers(hk, mul_x(hrev)); /* H' = rev(H) * x, section 2 */", "store_powers(hk, hrev);",
                          r"^gf\.aesni\.ghash_init$", "counterexample"),
+    # armv8: the update's Montgomery fold with c = x^63 + x^62 + x^57 + x^56 (both armv8 CPUs)
+    "gf_reduce_constant_armv8": ("src/aarch64/armv8_kernels.inc",
+                                 "vdupq_n_u64(0xc200000000000000ULL)); /* c in lane 0 */",
+                                 "vdupq_n_u64(0xc300000000000000ULL)); /* c in lane 0 */",
+                                 r"^gf\.armv8(-noeor3)?\.polyval_update\.n2$", "counterexample"),
+    # power8 and power9: the second fold without its doubleword swap (S x^-64 = s1 + s0 x^64 + s0 c)
+    "gf_fold_swap_ppc64le": ("src/ppc64le/power8.h",
+                             "return vec_xor(vec_xor(s->hi, vec_sld(s1, s1, 8)), p8_pmsum(s1, poly));",
+                             "return vec_xor(vec_xor(s->hi, s1), p8_pmsum(s1, poly));",
+                             r"^gf\.power(8|9)\.ghash_update\.n1$", "counterexample"),
+    # portable (ghash_ctmul.c): the Karatsuba middle term without a1 k1
+    "gf_karatsuba_portable": ("src/portable/ghash_ctmul.c",
+                              "u128 mid = gather(s->mid, s->mid_fix) ^ lo ^ hi; /* a0k1 ^ a1k0, the x^64 term */",
+                              "u128 mid = gather(s->mid, s->mid_fix) ^ lo; /* a0k1 ^ a1k0, the x^64 term */",
+                              r"^gf\.portable\.polyval_update\.n1$", "counterexample"),
     # constant time: a branch on an accumulator bit
     "ct_branch_on_acc": ("src/x86_64/aesni_ghash.c", _GF_UPDATE_ANCHOR,
                          "    if (acc[0] & 1) __asm__ volatile(\"\" ::: \"memory\");\n" + _GF_UPDATE_ANCHOR,

@@ -136,7 +136,8 @@ AARCH64 = {
 
 def new_machine(module, impl):
     """A machine for one armv8 obligation: the IR's module with these intrinsics, the modelled CPU of impl
-    (getauxval answers for it), and the DIT check on each public call's return."""
+    (getauxval answers for it), and the DIT check on each outermost call's return: PSTATE.DIT as its
+    caller had it."""
     from . import obligations as O
     vg_impl, make_cpu = CPUS[impl]
     cpu = make_cpu()
@@ -153,13 +154,15 @@ def new_machine(module, impl):
     depth = [0]
 
     def call(name, args):
+        entry = cpu.dit
         depth[0] += 1
         try:
             r = inner(name, args)
         finally:
             depth[0] -= 1
-        if depth[0] == 0 and cpu.dit:
-            raise S.AsmError("%s returns with PSTATE.DIT set (its caller had it clear)" % name)
+        if depth[0] == 0 and cpu.dit != entry:
+            raise S.AsmError("%s returns with PSTATE.DIT %s (its caller had it %s)"
+                             % (name, *(("set", "clear") if cpu.dit else ("clear", "set"))))
         return r
 
     m.call = call

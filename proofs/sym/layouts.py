@@ -121,5 +121,66 @@ def _hkey_vaes(group):
     return write
 
 
-# implementation -> (number of powers, writer)
-HKEY = {"aesni": (8, hkey_aesni), "vaes256": (16, _hkey_vaes(16)), "vaes512": (32, _hkey_vaes(32))}
+def _hkey_armv8(powers):
+    """src/aarch64/armv8.h struct armv8_hkey: h[k-1][0] = H_k at 32(k-1), h[k-1][1] = H_k with its
+    64-bit halves exchanged at 32(k-1) + 16; H_1..H_16 for GHASH, H_1..H_8 for POLYVAL; the rest zero."""
+    out = []
+    for e in powers:
+        out += e + _swap64(e)
+    return out + [B.ZERO] * (8 * HKEY_SIZE - len(out))
+
+
+def _hkey_power8(powers):
+    """src/ppc64le/power8.h struct power8_hkey, E_k = e1 x^64 + e0 (e0 the first 8 bytes: a register
+    image stored with stvx is the little-endian 128-bit integer): for k = 1..8, lo[k-1] = e0 (the high
+    half zero) at 16(k-1), mid[k-1] = e1 + e0 x^64 at 128 + 16(k-1), hi[k-1] = e1 x^64 at
+    256 + 16(k-1); with 16 powers (GHASH), pair[q][0] = b0 + a0 x^64 and pair[q][1] = b1 + a1 x^64 at
+    384 + 32q (+ 16), a = H_(16-2q), b = H_(15-2q). The rest zero (pair too, for POLYVAL)."""
+    z = [B.ZERO] * 64
+    lo = [e[:64] + z for e in powers[:8]]
+    mid = [_swap64(e) for e in powers[:8]]
+    hi = [z + e[64:] for e in powers[:8]]
+    out = sum(lo + mid + hi, [])
+    if len(powers) == 16:
+        for q in range(8):
+            a, b = powers[15 - 2 * q], powers[14 - 2 * q]
+            out += b[:64] + a[:64] + b[64:] + a[64:]
+    return out + [B.ZERO] * (8 * HKEY_SIZE - len(out))
+
+
+def _hkey_portable(powers):
+    """src/portable/ghash_ctmul.c struct ctmul_hkey (native little-endian words): pow[k-1] = E_k as
+    three key words, lo = e0, hi = e1, mid = e0 ^ e1, at 216(k-1) + 72 * (0, 1, 2); a key word w is
+    part[r] = w & HOLES_r with bits 0..3 cleared (8 bytes each), low_mask[i] = bit i of w spread to 64
+    bits (i < 4), raw = w. The rest zero."""
+    out = []
+    for e in powers:
+        e0, e1 = e[:64], e[64:]
+        for w in (e0, e1, [x ^ y for x, y in zip(e0, e1)]):
+            for r in range(4):
+                out += [w[i] if i % 4 == r and i >= 4 else B.ZERO for i in range(64)]
+            for i in range(4):
+                out += [w[i]] * 64
+            out += w
+    return out + [B.ZERO] * (8 * HKEY_SIZE - len(out))
+
+
+# implementation -> {field: number of powers}, writer of the whole hkey from E_1..E_k
+HKEY = {"aesni": ({"ghash": 8, "polyval": 8}, hkey_aesni),
+        "vaes256": ({"ghash": 16, "polyval": 16}, _hkey_vaes(16)),
+        "vaes512": ({"ghash": 32, "polyval": 32}, _hkey_vaes(32))}
+# the GHASH key holds H_9..H_16 as well, for the short whole-message GCM kernels and (power8) the
+# stitched loop's pairs; POLYVAL's stops at H_8
+for _impl in ("armv8", "armv8-noeor3"):
+    HKEY[_impl] = ({"ghash": 16, "polyval": 8}, _hkey_armv8)
+for _impl in ("power8", "power9"):
+    HKEY[_impl] = ({"ghash": 16, "polyval": 8}, _hkey_power8)
+
+
+HKEY["portable"] = ({"ghash": 4, "polyval": 4}, _hkey_portable)
+
+
+def hkey(impl, field):
+    """(k, writer): the number of powers impl's <field>_init stores, and the layout's writer."""
+    counts, writer = HKEY[impl]
+    return counts[field], writer

@@ -232,8 +232,29 @@ def ob_ctr_stream(m, key_len, pieces):
 
 # ---- GHASH and POLYVAL (issue 33): the update with the powers free, and the init -------------------
 
-# the kernels' functions (the implementation tables point at them; vaes's are static)
-GF_FUNCTIONS = {"aesni": "vg_aesni_%s", "vaes256": "vaes256_%s", "vaes512": "vaes512_%s"}
+# the kernels' functions (the implementation tables point at them; vaes's are static). armv8's update
+# is called in the variant its modelled CPU selects (armv8_impl.c: EOR3 with FEAT_SHA3); its init is
+# one function for both
+GF_FUNCTIONS = {"aesni": "vg_aesni_%s", "vaes256": "vaes256_%s", "vaes512": "vaes512_%s",
+                "power8": "vg_power8_%s", "power9": "vg_power9_%s", "portable": "vg_portable_%s"}
+GF_ARMV8 = {"armv8": "vg_armv8_%s_sha3", "armv8-noeor3": "vg_armv8_%s_base"}
+# each implementation's update: how many blocks it takes under one reduction (aesni_ghash.c,
+# vaes_body.h gf_update, armv8_kernels.inc gf_update, power8_ghash.c update, ghash_ctmul.c
+# hash_blocks)
+GF_GROUP = {"aesni": 8, "vaes256": 16, "vaes512": 32, "armv8": 8, "armv8-noeor3": 8, "power8": 8, "power9": 8,
+            "portable": 4}
+# the updates whose remainder after the whole groups is one block at a time (ghash_ctmul.c); the
+# others take it as one shorter group
+GF_TAIL_SINGLE = {"portable"}
+# the inits that compute H_k = H_(k-1) H (armv8_ghash.c, power8_ghash.c store_powers, ghash_ctmul.c
+# hkey_set); the x86 ones square (spec_gf.power)
+GF_LINEAR_INIT = {"armv8", "armv8-noeor3", "power8", "power9", "portable"}
+
+
+def gf_function(impl, what):
+    if impl in GF_ARMV8:
+        return "vg_armv8_%s" % what if what.endswith("_init") else GF_ARMV8[impl] % what
+    return GF_FUNCTIONS[impl] % what
 
 
 def _gf_field(field):
@@ -245,10 +266,20 @@ def _gf_field(field):
 
 def gf_groups(impl, n):
     """How impl's update splits n blocks into one-reduction groups: whole groups of its widest, then
-    the rest (aesni_ghash.c update, vaes_body.h gf_update)."""
-    from . import layouts
-    k = layouts.HKEY[impl][0]
+    the rest, as one group or block by block."""
+    k = GF_GROUP[impl]
+    if impl in GF_TAIL_SINGLE:
+        return [k] * (n // k) + [1] * (n % k)
     return [k] * (n // k) + ([n % k] if n % k else [])
+
+
+def _gf_call(m, fn, args):
+    """The call as the modes make it: on armv8 inside vg_arch_secret_enter/exit (gcm.c, gcm_siv.c),
+    so with PSTATE.DIT set, which the machine checks is set again on return."""
+    cpu = getattr(m, "aarch64_cpu", None)
+    if cpu is not None:
+        cpu.dit = 1
+    m.call(fn, args)
 
 
 def _unchanged(m, regions, fn):
@@ -264,16 +295,16 @@ def ob_gf_update(m, impl, field, n):
     rule: acc = (acc + X_i) * H for each block."""
     from . import layouts, spec_gf as F
     mul, embed = _gf_field(field)
-    k, writer = layouts.HKEY[impl]
+    k, writer = layouts.hkey(impl, field)
     powers = [sym_bytes(("pow", j), 16) for j in range(1, k + 1)]
     hk = place(m, "hkey", writer([embed(p) for p in powers]))
     acc = sym_bytes("acc", 16)
     ap = place(m, "acc", acc)
     data = sym_bytes("in", 16 * n)
     ip = place(m, "in", data)
-    fn = GF_FUNCTIONS[impl] % (field + "_update")
+    fn = gf_function(impl, field + "_update")
     before = [(r, list(r.bits)) for r in m.mem.regions if r.base != ap]
-    m.call(fn, [ptr(hk), ptr(ap), ptr(ip), i64(n)])
+    _gf_call(m, fn, [ptr(hk), ptr(ap), ptr(ip), i64(n)])
     _unchanged(m, before, fn)
     blocks = [data[128 * i:128 * (i + 1)] for i in range(n)]
     want = F.aggregated(mul, acc, blocks, powers, gf_groups(impl, n))
@@ -285,14 +316,15 @@ def ob_gf_init(m, impl, field):
     powers H^1..H^k in impl's layout (spec_gf.power: the field's own product)."""
     from . import layouts, spec_gf as F
     mul, embed = _gf_field(field)
-    k, writer = layouts.HKEY[impl]
+    k, writer = layouts.hkey(impl, field)
     h = sym_bytes("h", 16)
     hp = place(m, "H", h)
     hk = place(m, "hkey", [B.ZERO] * (8 * layouts.HKEY_SIZE))
-    fn = GF_FUNCTIONS[impl] % (field + "_init")
+    fn = gf_function(impl, field + "_init")
     before = [(r, list(r.bits)) for r in m.mem.regions if r.base != hk]
-    m.call(fn, [ptr(hk), ptr(hp)])
+    _gf_call(m, fn, [ptr(hk), ptr(hp)])
     _unchanged(m, before, fn)
     memo = {}
-    want = writer([embed(F.power(mul, h, j, memo)) for j in range(1, k + 1)])
+    linear = impl in GF_LINEAR_INIT
+    want = writer([embed(F.power(mul, h, j, memo, linear)) for j in range(1, k + 1)])
     compare(m.mem.load(hk, layouts.HKEY_SIZE), want, fn + " hkey")

@@ -104,15 +104,19 @@ def aggregated(mul, acc, blocks, powers, groups):
     return acc
 
 
-def power(mul, h, k, memo):
+def power(mul, h, k, memo, linear=False):
     """h^k by the chain h^k = h^(2^a) * h^(k - 2^a), 2^a the highest power of two below k (h^(2^a) by
-    squaring). Any chain gives the same field element (the product is associative); this one keeps
-    every factor either a square chain, which is linear in h's bits, or a smaller power, so the
-    normal form meets the kernels' chains (sym/bits.py, products)."""
+    squaring), or with linear by h^k = h^(k-1) * h. Any chain gives the same field element (the
+    product is associative), so the choice is free; it is made to meet the kernel's own chain, because
+    the normal form (sym/bits.py, products) decides equal chains, not associativity: the x86 inits
+    square (each factor a square chain, which is linear in h's bits, or a smaller power), the armv8 and
+    power8 inits multiply by H each step."""
     r = memo.get(k)
     if r is None:
         if k == 1:
             r = h
+        elif linear:
+            r = mul(power(mul, h, k - 1, memo, True), h)
         elif k & (k - 1) == 0:
             half = power(mul, h, k // 2, memo)
             r = mul(half, half)
