@@ -767,16 +767,20 @@ _IN_ROWS = collections.Counter()  # atom -> how many rows hold it (pivots are ch
 # whether carry-less products of variable words take this normal form (the GHASH/POLYVAL obligations)
 # or stay opaque word nodes (the AES obligations, which only carry a GCM key's powers of H along)
 PRODUCTS = False
+LINEAR = False
 
 
-def reset_products(enable, top_rows=False):
+def reset_products(enable, top_rows=False, linear=False):
     """Products in the normal form (enable) or as word nodes, named polynomials forgotten. top_rows:
     name by the largest atom (_name_top: the powers of H in an init) rather than by triangular
-    rows (an update's accumulators). Either way a polynomial's expression is unique; only the
-    cost differs, and one obligation keeps to one."""
-    global PRODUCTS, TOP_ROWS
+    rows (an update's accumulators). linear: name a factor's atoms too, not only its monomials (a
+    GCM key's H, each bit of which is a XOR of dozens of the AES's atoms: a product of two such bits
+    would be hundreds of monomials, a product of their names is one). Either way a polynomial's
+    expression is unique; only the cost differs, and one obligation keeps to one."""
+    global PRODUCTS, TOP_ROWS, LINEAR
     PRODUCTS = enable
     TOP_ROWS = top_rows
+    LINEAR = linear
     _TOP_ROWS.clear()
     _POLYS.clear()
     _POLY_ROWS.clear()
@@ -864,7 +868,9 @@ def name_forms(forms):
     for u in forms:  # in order (the rows depend on it; a set's order would make their cost vary)
         if u in _FACTORS:
             continue
-        monos = frozenset(a for a in u if a >= MONO_BASE)
+        # (linear: the constant is named with the rest, so that 1 + L is one factor: kept apart, each
+        # product by it would copy the other factor's whole polynomial back)
+        monos = (u if u != ONE else ZERO) if LINEAR else frozenset(a for a in u if a >= MONO_BASE)
         if not monos:
             _FACTORS[u] = tuple(u)
             continue

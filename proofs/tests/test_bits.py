@@ -137,6 +137,28 @@ def products(rnd):
                  [y if i % 4 == 0 else B.ZERO for i, y in enumerate(ka)] + [B.ZERO] * 64)
     check(B._node_of(full) is not None, "16 pairs meeting: the product stays one opaque node")
     check(B.band(xa[0], ka[0]) == B.clmul([xa[0]], [ka[0]])[0], "AND is the monomial")
+    # linear naming (a GCM key's H: bits that are XORs of many atoms, some complemented): a whole
+    # form, its constant included, is one factor; products stay sound, and a product computed
+    # schoolbook and by Karatsuba over such factors still meet
+    B.reset_products(True, top_rows=True, linear=True)
+    hv = word("lh", 128)
+    h = [hv[i] ^ hv[(i * 7 + 3) % 128] ^ (B.ONE if i % 3 == 0 else B.ZERO) for i in range(128)]
+    sq = B.clmul(h, h)
+    cube = B.clmul(sq[:128], h)
+    for _ in range(3):
+        env = env_for([("lh", 128)], rnd)
+        vh = B.evaluate(h, env)
+        check(B.evaluate(sq, env) == clmul_int(vh, vh), "linear naming: a square evaluates right")
+        check(B.evaluate(cube, env) == clmul_int(clmul_int(vh, vh) & ((1 << 128) - 1), vh),
+              "linear naming: a product by a product evaluates right")
+    lo, hi = B.clmul(h[:64], h[:64]), B.clmul(h[64:], h[64:])
+    mid = B.clmul([x ^ y for x, y in zip(h[:64], h[64:])], [x ^ y for x, y in zip(h[:64], h[64:])])
+    kara = [B.ZERO] * 256
+    for i in range(128):
+        kara[i] = kara[i] ^ lo[i]
+        kara[i + 128] = kara[i + 128] ^ hi[i]
+        kara[i + 64] = kara[i + 64] ^ mid[i] ^ lo[i] ^ hi[i]
+    check(kara == sq, "linear naming: Karatsuba meets the schoolbook product")
     B.reset_products(False)
 
 
