@@ -169,6 +169,15 @@ CONTROLS.update({
                               "u128 mid = gather(s->mid, s->mid_fix) ^ lo ^ hi; /* a0k1 ^ a1k0, the x^64 term */",
                               "u128 mid = gather(s->mid, s->mid_fix) ^ lo; /* a0k1 ^ a1k0, the x^64 term */",
                               r"^gf\.portable\.polyval_update\.n1$", "counterexample"),
+    # the GCM key set-up (vg_aes_gcm_init): aesni's fused gcm_key_setup without H's factor x
+    "gcm_key_mul_x_missing": ("src/x86_64/aesni_ghash.c",
+                              "store_powers((struct aesni_hkey *)hkey, mul_x(_mm_shuffle_epi8(h, aesni_byte_reverse_mask())));",
+                              "store_powers((struct aesni_hkey *)hkey, _mm_shuffle_epi8(h, aesni_byte_reverse_mask()));",
+                              r"^gf\.aesni\.gcm_key\.k128$", "counterexample"),
+    # the mode's general path (armv8, power8, portable) with H = 0^128 left unencrypted
+    "gcm_key_h_unencrypted": ("src/modes/gcm.c",
+                              "    impl->aes_ecb_encrypt(st->aes.sched, h, h, 1); /* H = E(0^128) */\n", "",
+                              r"^gf\.(armv8|power8|portable)\.gcm_key\.k128$", "counterexample"),
     # constant time: a branch on an accumulator bit
     "ct_branch_on_acc": ("src/x86_64/aesni_ghash.c", _GF_UPDATE_ANCHOR,
                          "    if (acc[0] & 1) __asm__ volatile(\"\" ::: \"memory\");\n" + _GF_UPDATE_ANCHOR,

@@ -328,3 +328,29 @@ def ob_gf_init(m, impl, field):
     linear = impl in GF_LINEAR_INIT
     want = writer([embed(F.power(mul, h, j, memo, linear)) for j in range(1, k + 1)])
     compare(m.mem.load(hk, layouts.HKEY_SIZE), want, fn + " hkey")
+
+
+# where vg_aes_gcm_init leaves the GHASH key in a key object (src/internal.h struct
+# vg_aes_gcm_key_state: the AES state, 64 + VG_SCHED_SIZE bytes, then hkey)
+GCM_HKEY = 64 + 2048
+
+
+def ob_gcm_key(m, impl, key_len):
+    """vg_aes_gcm_init on a symbolic key leaves the hkey holding, in impl's layout, the GHASH powers
+    of H = CIPH_K(0^128) (SP 800-38D §7.1 step 1): by impl's gcm_key_setup where it has one (x86:
+    the expansion with H beside it), else by the mode's general path (the block cipher on the zero
+    block, the memset, then ghash_init). The schedule in the same object is aes.<impl>.gcm_init's."""
+    from . import layouts, spec_gf as F
+    key = sym_bytes("key", key_len)
+    kobj = m.mem.alloc("key object", KEY_OBJ).base
+    kp = place(m, "key bytes", key)
+    r = rc(m.call("vg_aes_gcm_init", [ptr(kobj), ptr(kp), i64(key_len)]))
+    if r != 0:
+        raise Failed("vg_aes_gcm_init returned %d" % r)
+    w, nr = S.key_expansion(key, key_len)
+    h = S.cipher(w, nr, [B.ZERO] * 128)
+    k, writer = layouts.hkey(impl, "ghash")
+    memo = {}
+    linear = impl in GF_LINEAR_INIT
+    want = writer([F.to_polyval(F.power(F.ghash_mul, h, j, memo, linear)) for j in range(1, k + 1)])
+    compare(m.mem.load(kobj + GCM_HKEY, layouts.HKEY_SIZE), want, "vg_aes_gcm_init hkey")
