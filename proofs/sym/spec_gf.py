@@ -109,8 +109,8 @@ def power(mul, h, k, memo, linear=False):
     squaring), or with linear by h^k = h^(k-1) * h. Any chain gives the same field element (the
     product is associative), so the choice is free; it is made to meet the kernel's own chain, because
     the normal form (sym/bits.py, products) decides equal chains, not associativity: the x86 inits
-    square (each factor a square chain, which is linear in h's bits, or a smaller power), the armv8 and
-    power8 inits multiply by H each step."""
+    square (each factor a square chain, which is linear in h's bits, or a smaller power), the armv8,
+    power8 and portable inits multiply by H each step (obligations.GF_LINEAR_INIT)."""
     r = memo.get(k)
     if r is None:
         if k == 1:
