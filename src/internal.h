@@ -425,12 +425,18 @@ static inline const struct vg_aes_key_state *vg_aes_key_state_of(const unsigned 
  * Declassification. vg_declassify(p, n) tells the constant-time checkers that the n bytes at p, though
  * computed from secrets, are public from here on, in the builds that run those checkers: the library
  * variant tests/ct_valgrind links (VG_CT_VALGRIND: valgrind's VALGRIND_MAKE_MEM_DEFINED) and any
- * MemorySanitizer build (__msan_unpoison); everywhere else it is nothing. The library uses it at exactly
+ * MemorySanitizer build (__msan_unpoison), and the IR make prove runs (VG_PROVE_IR: a call of
+ * vg_prove_declassify); everywhere else it is nothing. The library uses it at exactly
  * one kind of point, an open's verdict after the constant-time tag comparison (vg_open_finish), as
  * BoringSSL's constant_time_declassify marks its own; the checkers still report every other branch or
  * address that depends on a secret.
  */
-#if defined(VG_CT_VALGRIND)
+#if defined(VG_PROVE_IR)
+/* make prove (proofs/sym/exec.py): a call the symbolic machine sees, where it splits the proof on the
+   two values of the verdict; never linked into a library */
+void vg_prove_declassify(const void *p, size_t n);
+#define vg_declassify(p, n) vg_prove_declassify((p), (n))
+#elif defined(VG_CT_VALGRIND)
 #include <valgrind/memcheck.h>
 #define vg_declassify(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
 #elif defined(__has_feature)

@@ -788,6 +788,13 @@ def reset_products(enable, top_rows=False, linear=False):
     _FACTORS.clear()
 
 
+def set_products(enable):
+    """Products on or off, the named polynomials kept (an obligation's own set-up run with products
+    as word nodes, between two runs whose terms must share their names)."""
+    global PRODUCTS
+    PRODUCTS = enable
+
+
 def mono_factors(a):
     """The two factor atoms of the monomial a."""
     a -= MONO_BASE
@@ -1004,15 +1011,17 @@ def mul(a, b):
     at most bitlen(n_q) bits. When those fields [q, q + bitlen(n_q)) are disjoint no two columns'
     counts overlap, so the sum has no carries between fields: bit q is c_q mod 2 = XOR of a_i b_j over
     i + j = q (the carry-less product's bit q, clmul), a field's other bits are the product's own bits
-    (an opaque word node of a and b), and every bit outside the fields is 0. Otherwise, and with
-    products off, the whole product is the opaque word node."""
+    (an opaque word node of a and b), and every bit outside the fields is 0; a constant operand's
+    bits count as they are (a zero operand gives zero). Otherwise, and with products off, the whole
+    product is the opaque word node."""
     w = len(a)
+    if all(x == ZERO for x in a) or all(y == ZERO for y in b):
+        return [ZERO] * w  # (a zero block through ghash_ctmul.c: 0 * h, never an opaque node)
     fn = lambda x, y: x * y  # noqa: E731
     op = "mul%d" % w
     GENERIC_FNS.setdefault(op, fn)
-    node = generic(op, [a, b], w, fn)
-    if not PRODUCTS or all(is_const(x) for x in a) or all(is_const(x) for x in b):
-        return node
+    if not PRODUCTS or all(is_const(x) for x in a + b):
+        return generic(op, [a, b], w, fn)
     sa = [i for i, x in enumerate(a) if x]
     sb = [j for j, y in enumerate(b) if y]
     count = {}
@@ -1023,8 +1032,12 @@ def mul(a, b):
     end = 0
     for q in sorted(count):
         if q < end:
-            return node  # two columns' counts overlap: carries between them
+            return generic(op, [a, b], w, fn)  # two columns' counts overlap: carries between them
         end = q + count[q].bit_length()
+    # the fields' upper bits: the word node itself (generic's small-support enumeration is not tried:
+    # on a GCM ciphertext's bits it costs more than the rest of the product, and the kernels mask
+    # these bits away)
+    node = _word_node((op, (tuple(a), tuple(b))), w)
     parity = clmul(a, b)
     out = [ZERO] * w
     for q, n in count.items():

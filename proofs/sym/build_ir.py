@@ -15,7 +15,9 @@ from . import ir
 
 CLANG = os.environ.get("VG_PROVE_CLANG", "clang-14")
 LINK = os.environ.get("VG_PROVE_LLVM_LINK", "llvm-link-14")
-FLAGS = ["-O3", "-DNDEBUG", "-std=c11", "-fPIC", "-fvisibility=hidden", "-DVG_HAVE_SECURE_GETENV=1",
+# VG_PROVE_IR: the one difference from the library's build, the declassification point as a call
+# (src/internal.h vg_declassify), which the machine handles (exec.py, declassify)
+FLAGS = ["-O3", "-DNDEBUG", "-std=c11", "-fPIC", "-fvisibility=hidden", "-DVG_HAVE_SECURE_GETENV=1", "-DVG_PROVE_IR=1",
          "-Wall", "-Wextra", "-Werror", "-Wno-unused-command-line-argument"]
 # Targets other than the host's x86-64: clang's --target and the cross sysroot's C headers
 # (scripts/install-deps.sh installs them). x86-64 adds nothing.

@@ -162,6 +162,31 @@ def products(rnd):
     B.reset_products(False)
 
 
+def verdicts():
+    """smt.is_or, the open obligations' verdict check: z3 must accept the comparisons' own shapes and
+    reject one that skips a bit, in both modes of the normal form."""
+    from sym import smt
+    for products in (False, True):
+        B.reset_products(products)
+        d = word("d", 16)
+        # vg_ct_differ16's shape: (lo | hi) != 0, through an eq word node
+        lo = [B.bor(x, y) for x, y in zip(d[:8], d[8:])]
+        ne = B.bnot(B.generic("eq8", [lo, B.const_bits(0, 8)], 1, lambda x, y: int(x == y))[0])
+        check(smt.is_or(ne, d), "the OR of 16 differences through eq8 is their OR (products %s)" % products)
+        # vg_ct_differ's shape: (d + 0xFF) >> 8 over an OR of bytes, an addition node
+        acc = B.const_bits(0, 8)
+        for i in range(2):
+            acc = [B.bor(x, y) for x, y in zip(acc, d[8 * i:8 * i + 8])]
+        wide = B.add(acc + B.const_bits(0, 24), B.const_bits(0xff, 32))
+        check(smt.is_or(wide[8], d), "(OR + 0xFF) >> 8 is the OR (products %s)" % products)
+        # one difference left out: not the OR
+        short = B.bnot(B.generic("eq8", [lo[:7] + [B.ZERO], B.const_bits(0, 8)], 1,
+                                 lambda x, y: int(x == y))[0])
+        check(not smt.is_or(short, d), "a comparison without one bit is not the OR (products %s)" % products)
+        check(B.mul(B.const_bits(0, 16), word("m", 16)) == [B.ZERO] * 16, "0 * x is 0 (products %s)" % products)
+    B.reset_products(False)
+
+
 def main():
     rnd = random.Random(5)
     x, y, z = word("x", 32), word("y", 32), word("z", 8)
@@ -232,6 +257,7 @@ def main():
     env.update({(n, i): rnd2.getrandbits(1) for n in ("k1", "k2") for i in range(128)})
     check(B.evaluate(a, env) == B.evaluate(b, env), "round 2 evaluates equal")
     products(rnd)
+    verdicts()
     print("test_bits: %d failures" % len(FAILS))
     return 1 if FAILS else 0
 
