@@ -50,7 +50,29 @@ def externals(impl):
         b = _string(m, B.const_value(args[1]))
         return B.const_bits(0 if a == b else (1 if a > b else 0xffffffff), 32)
 
-    return {"secure_getenv": getenv, "getenv": getenv, "strcmp": strcmp}
+    return {"secure_getenv": getenv, "getenv": getenv, "strcmp": strcmp, "vg_prove_declassify": declassify}
+
+
+def declassify(m, args):
+    """vg_declassify(p, n) (src/internal.h; a call in the prover's IR): the n bytes at p become public.
+    Constant bytes are public already. Secret ones are allowed only where an obligation splits on
+    them (m.verdict, 0 or 1: an open's verdict, ob_gcm): the bytes are recorded for the obligation,
+    which proves what they are, and replaced by the case's value, so that the code after the point
+    runs, and is checked for constant time, once per value. Anywhere else a secret reaching
+    vg_declassify fails the obligation."""
+    addr = B.const_value(args[0])
+    n = B.const_value(args[1])
+    if addr is None or n is None:
+        raise Unsupported("vg_declassify of a secret address or length")
+    bits = m.mem.load(addr, n)
+    if all(B.is_const(b) for b in bits):
+        return None
+    choice = getattr(m, "verdict", None)
+    if choice is None:
+        raise Unsupported("vg_declassify of a secret outside an open's verdict")
+    m.declassified.append(bits)
+    m.mem.store(addr, B.const_bits(choice, 8 * n))
+    return None
 
 
 def new_machine(module, impl, arch_intrinsics):
@@ -354,3 +376,221 @@ def ob_gcm_key(m, impl, key_len):
     linear = impl in GF_LINEAR_INIT
     want = writer([F.to_polyval(F.power(F.ghash_mul, h, j, memo, linear)) for j in range(1, k + 1)])
     compare(m.mem.load(kobj + GCM_HKEY, layouts.HKEY_SIZE), want, "vg_aes_gcm_init hkey")
+
+
+# ---- GCM through the public API (issue 33, item 3) ------------------------------------------------
+
+def gcm_key_free_powers(m, impl, key_len, fresh=True):
+    """A GCM key object as vg_aes_gcm_init leaves it for a symbolic key, with its hkey holding free
+    blocks E_1..E_k in impl's layout (phi(E_j), as gf.<impl>.gcm_key proves the hkey to hold phi(H^j)):
+    the AEAD obligations are then proved for every table and meet the key set-up's proof at it. The
+    set-up runs with products as word nodes (its H powers are overwritten, and gcm_key proves them);
+    the schedule is the one aes.<impl>.gcm_init proves. fresh: the products' names start anew
+    (else they are kept: a second run whose terms meet the first's)."""
+    from . import layouts, spec_gf as F
+    key = sym_bytes("key", key_len)
+    kobj = m.mem.alloc("key object", KEY_OBJ).base
+    kp = place(m, "key bytes", key)
+    if fresh:
+        B.reset_products(True, linear=True)
+    B.set_products(False)
+    r = rc(m.call("vg_aes_gcm_init", [ptr(kobj), ptr(kp), i64(key_len)]))
+    if r != 0:
+        raise Failed("vg_aes_gcm_init returned %d" % r)
+    B.set_products(True)
+    powers = gcm_powers(impl)
+    m.mem.store(kobj + GCM_HKEY, layouts.hkey(impl, "ghash")[1]([F.to_polyval(p) for p in powers]))
+    return key, kobj, powers
+
+
+def gcm_powers(impl):
+    """The free blocks E_1..E_k standing for H^1..H^k in impl's GHASH table."""
+    from . import layouts
+    return [sym_bytes(("pow", j), 16) for j in range(1, layouts.hkey(impl, "ghash")[0] + 1)]
+
+
+def _observe_updates(m, impl):
+    """Logs (acc address, block count) of each call of impl's GHASH update, the body still run."""
+    fn = gf_function(impl, "ghash_update")
+    log = []
+
+    def observed(mach, args):
+        log.append((B.const_value(args[1]), B.const_value(args[3])))
+        del mach.overrides[fn]
+        try:
+            return mach.call(fn, args)
+        finally:
+            mach.overrides[fn] = observed
+
+    m.overrides[fn] = observed
+    return log
+
+
+def _update_groups(impl, log, acc):
+    """The group sizes of the updates logged on one accumulator, in order."""
+    out = []
+    for a, n in log:
+        if a == acc:
+            out += gf_groups(impl, n)
+    return out
+
+
+def _groups_of_run(impl, log, nonce_len):
+    """(J0's groups, S's groups) from a run's logged updates: for a nonce of other than 12 bytes J0 is
+    hashed first, into its own accumulator (gcm.c gcm_start)."""
+    accs = []
+    for a, _ in log:
+        if a not in accs:
+            accs.append(a)
+    if nonce_len == 12:
+        return [], _update_groups(impl, log, accs[0]) if accs else []
+    return _update_groups(impl, log, accs[0]), _update_groups(impl, log, accs[1]) if len(accs) > 1 else []
+
+
+def _split(n, w):
+    return [w] * (n // w) + ([n % w] if n % w else [])
+
+
+def _s_candidates(a, d, k):
+    """Group sizes a whole-message kernel may use for GHASH(A || C || L), a AAD blocks and d data
+    blocks (the fused kernels make no update call to observe): every one is GHASH by the paper step
+    (spec_gcm), so trying several is sound, and the first whose tag meets the code's is the proof.
+    The shapes of the kernels' comments: all m = a + d + 1 blocks in one sum; the AAD and the data
+    each in groups of w (the last one partial), the length block alone or with the data's last group;
+    the whole sequence in groups of w, the partial one last or first."""
+    m = a + d + 1
+    out = [[m]]
+    for w in (4, 8, 16, 32):
+        aa, dd = _split(a, w), _split(d, w)
+        out.append(aa + dd + [1])
+        if dd and dd[-1] < w:
+            out.append(aa + dd[:-1] + [dd[-1] + 1])
+        elif not dd and aa and aa[-1] < w:
+            out.append(aa[:-1] + [aa[-1] + 1])
+        out.append(_split(m, w))
+        if m % w:
+            out.append([m % w] + [w] * (m // w))
+    seen, uniq = set(), []
+    for c in out:
+        if tuple(c) not in seen and max(c) <= k:  # (k: the powers the table holds)
+            seen.add(tuple(c))
+            uniq.append(c)
+    return uniq
+
+
+def _check_groups(groups, nblocks, what):
+    if sum(groups) != nblocks:
+        raise Failed("%s: the GHASH updates took %d blocks, the spec has %d" % (what, sum(groups), nblocks))
+
+
+def ob_gcm_seal(m, impl, key_len, nonce_len, aad_len, length, tag_len, fresh=True):
+    """vg_aes_gcm_seal on a symbolic key, nonce, AAD and plaintext equals GCM-AE (spec_gcm.gcm):
+    ciphertext and tag_len bytes of tag, nothing else written."""
+    from . import spec_gcm as G
+    key, kobj, powers = gcm_key_free_powers(m, impl, key_len, fresh)
+    nonce = sym_bytes("nonce", nonce_len)
+    aad = sym_bytes("aad", aad_len)
+    data = sym_bytes("in", length)
+    np_ = place(m, "nonce", nonce)
+    ap = place(m, "aad", aad)
+    ip = place(m, "in", data)
+    op = m.mem.alloc("out", max(length, 1)).base
+    tp = m.mem.alloc("tag", 16).base
+    log = _observe_updates(m, impl)
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base not in (op, tp)]
+    r = rc(m.call("vg_aes_gcm_seal", [ptr(kobj), ptr(np_), i64(nonce_len), ptr(ap), i64(aad_len), ptr(ip),
+                                      i64(length), ptr(op), ptr(tp), i64(tag_len)]))
+    if r != 0:
+        raise Failed("vg_aes_gcm_seal returned %d" % r)
+    _unchanged(m, before, "vg_aes_gcm_seal")
+    jg, sgs = _groups(impl, log, nonce_len, aad_len, length, len(powers))
+    got = m.mem.load(tp, tag_len)
+    for i, sg in enumerate(sgs):
+        want, tag = G.gcm(key, key_len, nonce, aad, data, powers, jg, sg)
+        if i + 1 < len(sgs) and not _same(got, tag[:8 * tag_len]):
+            continue
+        compare(m.mem.load(op, length) if length else [], want, "vg_aes_gcm_seal ciphertext")
+        compare(got, tag[:8 * tag_len], "vg_aes_gcm_seal tag")
+        return jg, sg
+
+
+def _same(got, want):
+    return [B.normalize(b) for b in got] == [B.normalize(b) for b in want]
+
+
+def _groups(impl, log, nonce_len, aad_len, length, k):
+    """J0's group sizes and the candidates for S's (_s_candidates), from a run's update log."""
+    jg, sg = _groups_of_run(impl, log, nonce_len)
+    if nonce_len != 12:
+        _check_groups(jg, (nonce_len + 15) // 16 + 1, "J0")
+    a, d = (aad_len + 15) // 16, (length + 15) // 16
+    if sum(sg) == a + d + 1:
+        return jg, [sg]
+    # no update calls (a whole-message kernel), or calls that do not cover the blocks (a fused kernel
+    # beside them, or a wrong path, which then fails every candidate with a counterexample)
+    return jg, _s_candidates(a, d, k)
+
+
+def _gcm_open_run(m, impl, key_len, nonce_len, aad_len, length, tag_len, tag, verdict, fresh):
+    """One run of vg_aes_gcm_open with the given tag bits, the verdict's declassification taken as
+    verdict: (return code, out, the update log, the bytes declassified, the key's powers)."""
+    key, kobj, powers = gcm_key_free_powers(m, impl, key_len, fresh)
+    nonce = sym_bytes("nonce", nonce_len)
+    aad = sym_bytes("aad", aad_len)
+    data = sym_bytes("in", length)
+    np_ = place(m, "nonce", nonce)
+    ap = place(m, "aad", aad)
+    ip = place(m, "in", data)
+    tp = place(m, "tag", tag)
+    op = m.mem.alloc("out", max(length, 1)).base
+    log = _observe_updates(m, impl)
+    m.verdict, m.declassified = verdict, []
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base != op]
+    r = rc(m.call("vg_aes_gcm_open", [ptr(kobj), ptr(np_), i64(nonce_len), ptr(ap), i64(aad_len), ptr(ip),
+                                      i64(length), ptr(tp), i64(tag_len), ptr(op)]))
+    _unchanged(m, before, "vg_aes_gcm_open")
+    if len(m.declassified) != 1:
+        raise Failed("vg_aes_gcm_open declassified %d values, not its one verdict" % len(m.declassified))
+    return r, (m.mem.load(op, length) if length else []), log, m.declassified[0], (key, nonce, aad, data, powers)
+
+
+def ob_gcm_open(m, impl, key_len, nonce_len, aad_len, length, tag_len, again):
+    """vg_aes_gcm_open equals GCM-AD (SP 800-38D §7.2) with its verdict: on a symbolic key, nonce,
+    AAD, ciphertext and tag it returns VG_OK with the plaintext when the tag_len bytes given equal
+    the first tag_len bytes of the spec's tag, and otherwise VG_ERR_AUTH with all of out zeroed.
+
+    The verdict is the one value the code declassifies (src/util.c vg_open_finish), and the proof
+    splits on it there (declassify above). The tag given is T[:t] XOR delta, T the spec's tag and
+    delta free: every tag is one such. A seal run on the same lengths (ob_gcm_seal, proved on the
+    way) gives the GHASH group sizes, so T. Then two runs of the open, each through the whole call
+    and checked for constant time up to the point and past it with the verdict public:
+      verdict taken as 0: VG_OK, out = GCM-AD's plaintext;
+      verdict taken as 1: VG_ERR_AUTH, out all zero.
+    The verdict declassified (the same term in both runs) must be, as a function, the OR of the bits
+    of delta (smt.is_or: z3), and the declassified int's other bits 0: so it is 0 exactly when the
+    tag given is T[:t], and each run's case is the one that happens. again() gives a fresh machine."""
+    from . import smt, spec_gcm as G
+    jg, sg = ob_gcm_seal(m, impl, key_len, nonce_len, aad_len, length, 16)
+    key, nonce, aad, data = (sym_bytes(n, k) for n, k in (("key", key_len), ("nonce", nonce_len),
+                                                          ("aad", aad_len), ("in", length)))
+    powers = gcm_powers(impl)
+    want, tag = G.gcm(key, key_len, nonce, aad, data, powers, jg, sg, decrypt=True)
+    delta = sym_bytes("delta", tag_len)
+    given = [B.normalize(t) ^ d for t, d in zip(tag[:8 * tag_len], delta)]
+    verdicts = []
+    for verdict, code in ((0, 0), (1, -5)):
+        r, out, _, declassified, _ = _gcm_open_run(again(), impl, key_len, nonce_len, aad_len, length, tag_len,
+                                                   given, verdict, False)
+        if r != code:
+            raise Failed("vg_aes_gcm_open, verdict %d: returned %d, not %d" % (verdict, r, code))
+        if verdict == 0:
+            compare(out, want, "vg_aes_gcm_open plaintext")
+        elif any(b != B.ZERO for b in out):
+            raise Failed("vg_aes_gcm_open, verdict 1: out not zeroed")
+        if any(b != B.ZERO for b in declassified[1:]):
+            raise Failed("vg_aes_gcm_open: the declassified verdict is not 0 or 1")
+        verdicts.append(B.normalize(declassified[0]))
+    if verdicts[0] != verdicts[1]:
+        raise Failed("vg_aes_gcm_open: the two runs declassified different verdicts")
+    if not smt.is_or(verdicts[0], delta):
+        raise Failed("vg_aes_gcm_open: the verdict is not 'the tags differ' (z3 found a counterexample)")

@@ -3,7 +3,9 @@
 """check_spec.py -- ctest prove.spec_transcription: the prover's spec (proofs/sym/spec_aes.py) against
 spec/aes.c, run on the same random keys (all three sizes), blocks and counters (wraps of the 32-bit
 counter included), byte for byte; and its GHASH and POLYVAL (proofs/sym/spec_gf.py, Horner's rule over
-its field products) against spec/modes.c's on random keys and 0..5 blocks, with edge keys."""
+its field products) against spec/modes.c's on random keys and 0..5 blocks, with edge keys; and its GCM-AE
+(proofs/sym/spec_gcm.py) against spec/modes.c's, with the true powers of H in random group sizes (the
+aggregated form's paper step, checked on values)."""
 import os
 import random
 import subprocess
@@ -14,6 +16,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from sym import bits as B  # noqa: E402
 from sym import spec_aes as S  # noqa: E402
 from sym import spec_gf as F  # noqa: E402
+from sym import spec_gcm as G  # noqa: E402
 
 
 def bits_of(bs):
@@ -26,6 +29,29 @@ def bits_of(bs):
 def hex_of(bits):
     v = B.const_value(bits)
     return bytes((v >> (8 * i)) & 0xff for i in range(len(bits) // 8)).hex()
+
+
+def _groups(rnd, m, k):
+    """A random split of m blocks into groups of at most k."""
+    out = []
+    while m:
+        r = rnd.randint(1, min(k, m))
+        out.append(r)
+        m -= r
+    return out
+
+
+def _gcm(rnd, key, nonce, aad, data):
+    """spec_gcm.gcm on concrete bits, the powers H^1..H^8 of the key's H, J0's and S's GHASH in random
+    group sizes: ciphertext and tag in hex, as spec_aes_run prints them."""
+    w, nr = S.key_expansion(bits_of(key), len(key))
+    h = S.cipher(w, nr, [B.ZERO] * 128)
+    memo = {}
+    powers = [F.power(F.ghash_mul, h, j, memo) for j in range(1, 9)]
+    jg = _groups(rnd, (len(nonce) + 15) // 16 + 1, 8) if len(nonce) != 12 else []
+    sg = _groups(rnd, (len(aad) + 15) // 16 + (len(data) + 15) // 16 + 1, 8)
+    out, tag = G.gcm(bits_of(key), len(key), bits_of(nonce), bits_of(aad), bits_of(data), powers, jg, sg)
+    return (hex_of(out) if data else "") + " " + hex_of(tag)
 
 
 def main():
@@ -50,15 +76,26 @@ def main():
                  bytes(15) + b"\x80", bytes(16)][t]
         cases.append(("ghash", h, data + bytes(rnd.getrandbits(8) for _ in range(16 * (t % 3))), None))
         cases.append(("polyval", h, data, None))
+    # GCM-AE: nonces of 12 bytes and of others (J0 by GHASH), partial blocks, empty AAD and data
+    for t in range(12):
+        kl = (16, 24, 32)[t % 3]
+        key = bytes(rnd.getrandbits(8) for _ in range(kl))
+        nonce = bytes(rnd.getrandbits(8) for _ in range((12, 12, 1, 16, 17, 60)[t % 6]))
+        aad = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 1, 13, 16, 40))))
+        data = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 5, 16, 33, 100))))
+        cases.append(("gcm", key, data, (nonce, aad)))
     # "-" stands for an empty input (zero blocks)
-    text = "".join("%s %s %s%s\n" % (op, k.hex(), d.hex() if d else "-", (" " + c.hex()) if c else "")
+    text = "".join(("gcm %s %s %s %s\n" % (k.hex(), c[0].hex(), c[1].hex() or "-", d.hex() or "-")) if op == "gcm"
+                   else "%s %s %s%s\n" % (op, k.hex(), d.hex() if d else "-", (" " + c.hex()) if c else "")
                    for op, k, d, c in cases)
     out = subprocess.run([exe], input=text, capture_output=True, text=True, check=True)
     lines = out.stdout.split("\n")
     bad = 0
     for (op, k, d, c), line in zip(cases, lines):
         n = len(d) // 16
-        if op in ("ghash", "polyval"):
+        if op == "gcm":
+            mine = _gcm(rnd, k, c[0], c[1], d)
+        elif op in ("ghash", "polyval"):
             mul = F.ghash_mul if op == "ghash" else F.dot
             blocks = [bits_of(d[16 * i:16 * (i + 1)]) for i in range(n)]
             mine = hex_of(F.horner(mul, [B.ZERO] * 128, blocks, bits_of(k)))

@@ -4,7 +4,8 @@
  * (proofs/sym/spec_aes.py) is checked against the spec itself. Lines "OP KEY IN [COUNTER]" (hex, IN
  * "-" when empty);
  * OP is enc, dec or ctr; prints the output (and for ctr the counter after) in hex. OP ghash or polyval
- * takes H as KEY and prints the 16-byte GHASH or POLYVAL of IN (spec/modes.c).
+ * takes H as KEY and prints the 16-byte GHASH or POLYVAL of IN (spec/modes.c). "gcm KEY NONCE AAD IN"
+ * prints GCM-AE's ciphertext and full tag (spec/modes.c spec_aes_gcm_seal).
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,20 @@ int main(void)
     static char line[8192], op[8], hk[80], hi[4096], hc[40];
     static uint8_t key[32], in[2048], out[2048], ctr[16];
     while (fgets(line, sizeof line, stdin)) {
+        if (!strncmp(line, "gcm ", 4)) {
+            static char hn[520], ha[520];
+            static uint8_t nonce[256], aad[256], tag[16];
+            if (sscanf(line, "%7s %79s %519s %519s %4095s", op, hk, hn, ha, hi) != 5) return 2;
+            size_t kl = hex_in(hk, key, sizeof key), nl = hex_in(hn, nonce, sizeof nonce);
+            size_t al = strcmp(ha, "-") ? hex_in(ha, aad, sizeof aad) : 0;
+            size_t n = strcmp(hi, "-") ? hex_in(hi, in, sizeof in) : 0;
+            spec_aes_gcm_seal(key, kl, nonce, nl, aad, al, in, n, out, tag);
+            hex_out(out, n);
+            printf(" ");
+            hex_out(tag, 16);
+            printf("\n");
+            continue;
+        }
         int f = sscanf(line, "%7s %79s %4095s %39s", op, hk, hi, hc);
         if (f < 3) continue;
         size_t kl = hex_in(hk, key, sizeof key), n = strcmp(hi, "-") ? hex_in(hi, in, sizeof in) : 0;
