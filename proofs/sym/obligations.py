@@ -410,41 +410,66 @@ def gcm_powers(impl):
 
 
 def _observe_updates(m, impl):
-    """Logs (acc address, block count) of each call of impl's GHASH update, the body still run."""
-    fn = gf_function(impl, "ghash_update")
+    """Logs the GHASH work the mode hands out, the bodies still run: ("u", acc address, blocks) for
+    each call of impl's update, ("f", acc address, blocks done) for each fused CTR+GHASH block kernel
+    (internal.h gcm_seal_blocks & co., which return how many blocks they took)."""
     log = []
+    depth = [0]  # (armv8's dispatcher calls its variant: the outermost call is the one logged)
 
-    def observed(mach, args):
-        log.append((B.const_value(args[1]), B.const_value(args[3])))
-        del mach.overrides[fn]
-        try:
-            return mach.call(fn, args)
-        finally:
-            mach.overrides[fn] = observed
+    def observe(fn, kind, acc_arg, count):
+        def observed(mach, args):
+            del mach.overrides[fn]
+            depth[0] += 1
+            try:
+                r = mach.call(fn, args)
+            finally:
+                mach.overrides[fn] = observed
+                depth[0] -= 1
+            if not depth[0]:
+                log.append((kind, B.const_value(args[acc_arg]), count(args, r)))
+            return r
+        m.overrides[fn] = observed
 
-    m.overrides[fn] = observed
+    observe(gf_function(impl, "ghash_update"), "u", 1, lambda args, r: B.const_value(args[3]))
+    for fn in m.m.functions:
+        if "gcm_seal_blocks" in fn or "gcm_open_blocks" in fn:
+            observe(fn, "f", 3, lambda args, r: B.const_value(r))
     return log
 
 
-def _update_groups(impl, log, acc):
-    """The group sizes of the updates logged on one accumulator, in order."""
-    out = []
-    for a, n in log:
-        if a == acc:
-            out += gf_groups(impl, n)
-    return out
-
-
 def _groups_of_run(impl, log, nonce_len):
-    """(J0's groups, S's groups) from a run's logged updates: for a nonce of other than 12 bytes J0 is
-    hashed first, into its own accumulator (gcm.c gcm_start)."""
+    """(J0's groups, the candidates for S's) from a run's log; S's are None when the mode made no
+    update call on S's accumulator (a whole-message kernel). For a nonce of other than 12 bytes J0 is
+    hashed first, into its own accumulator (gcm.c gcm_start). An update of n blocks splits as
+    gf_groups says (the update obligations prove it); a fused kernel's blocks are tried in groups of
+    4, 8, 16 and 32 (its width)."""
     accs = []
-    for a, _ in log:
-        if a not in accs:
+    for kind, a, _ in log:
+        if kind == "u" and a not in accs:
             accs.append(a)
-    if nonce_len == 12:
-        return [], _update_groups(impl, log, accs[0]) if accs else []
-    return _update_groups(impl, log, accs[0]), _update_groups(impl, log, accs[1]) if len(accs) > 1 else []
+    jacc = accs[0] if nonce_len != 12 and accs else None
+    jg = [g for kind, a, n in log if a == jacc for g in gf_groups(impl, n)]
+    rest = [a for a in accs if a != jacc]
+    if not rest:
+        return jg, None
+    cands = [[]]
+    for kind, a, n in log:
+        if a != rest[0] or not n:
+            continue
+        if kind == "u":
+            cands = [c + gf_groups(impl, n) for c in cands]
+        else:
+            cands = [c + _split(n, w) for c in cands for w in (4, 8, 16, 32)]
+    return jg, _unique(cands)
+
+
+def _unique(cands):
+    seen, out = set(), []
+    for c in cands:
+        if tuple(c) not in seen:
+            seen.add(tuple(c))
+            out.append(c)
+    return out
 
 
 def _split(n, w):
@@ -470,12 +495,7 @@ def _s_candidates(a, d, k):
         out.append(_split(m, w))
         if m % w:
             out.append([m % w] + [w] * (m // w))
-    seen, uniq = set(), []
-    for c in out:
-        if tuple(c) not in seen and max(c) <= k:  # (k: the powers the table holds)
-            seen.add(tuple(c))
-            uniq.append(c)
-    return uniq
+    return _unique(c for c in out if max(c) <= k)  # (k: the powers the table holds)
 
 
 def _check_groups(groups, nblocks, what):
@@ -505,30 +525,58 @@ def ob_gcm_seal(m, impl, key_len, nonce_len, aad_len, length, tag_len, fresh=Tru
     _unchanged(m, before, "vg_aes_gcm_seal")
     jg, sgs = _groups(impl, log, nonce_len, aad_len, length, len(powers))
     got = m.mem.load(tp, tag_len)
-    for i, sg in enumerate(sgs):
-        want, tag = G.gcm(key, key_len, nonce, aad, data, powers, jg, sg)
-        if i + 1 < len(sgs) and not _same(got, tag[:8 * tag_len]):
-            continue
-        compare(m.mem.load(op, length) if length else [], want, "vg_aes_gcm_seal ciphertext")
-        compare(got, tag[:8 * tag_len], "vg_aes_gcm_seal tag")
-        return jg, sg
-
-
-def _same(got, want):
-    return [B.normalize(b) for b in got] == [B.normalize(b) for b in want]
+    sg = _pick(got, sgs, [key, nonce, aad, data] + powers,
+               lambda c, g: G.gcm(c[0], key_len, c[1], c[2], c[3], c[4:], jg, g)[1])
+    want, tag = G.gcm(key, key_len, nonce, aad, data, powers, jg, sg)
+    compare(m.mem.load(op, length) if length else [], want, "vg_aes_gcm_seal ciphertext")
+    compare(got, tag[:8 * tag_len], "vg_aes_gcm_seal tag")
+    return jg, sg
 
 
 def _groups(impl, log, nonce_len, aad_len, length, k):
-    """J0's group sizes and the candidates for S's (_s_candidates), from a run's update log."""
+    """J0's group sizes and the candidates for S's, from a run's log."""
     jg, sg = _groups_of_run(impl, log, nonce_len)
     if nonce_len != 12:
         _check_groups(jg, (nonce_len + 15) // 16 + 1, "J0")
     a, d = (aad_len + 15) // 16, (length + 15) // 16
-    if sum(sg) == a + d + 1:
-        return jg, [sg]
-    # no update calls (a whole-message kernel), or calls that do not cover the blocks (a fused kernel
-    # beside them, or a wrong path, which then fails every candidate with a counterexample)
-    return jg, _s_candidates(a, d, k)
+    # a whole-message kernel (no update calls), or calls that do not cover the blocks (a wrong path,
+    # which then fails every candidate with a counterexample): the documented shapes
+    sg = [c for c in (sg or []) if sum(c) == a + d + 1 and max(c) <= k]
+    return jg, sg or _s_candidates(a, d, k)
+
+
+def _pick(got, candidates, inputs, spec):
+    """The candidate group sizes whose tag the code's tag bits (got) meet on one random input: both
+    evaluated concretely (the code's terms by bits.evaluate, the spec on constant bits, products off),
+    the powers random too, so that different splits give different tags. Only a search: the proof is
+    the symbolic comparison that follows, with the candidate chosen here (or the last one)."""
+    import random
+    if len(candidates) == 1:
+        return candidates[0]
+    rnd = random.Random(33)
+    env = {}
+    concrete = []
+    for bits in inputs:
+        vals = []
+        for b in bits:
+            (a,) = b
+            v = env.setdefault(B.ATOMS[a][1], rnd.getrandbits(1))
+            vals.append(B.ONE if v else B.ZERO)
+        concrete.append(vals)
+    names, seen = set(), set()
+    for b in got:
+        _collect(b, names, seen)
+    for n in names:  # (anything else the code's tag depends on, which the comparison will report)
+        env.setdefault(n, rnd.getrandbits(1))
+    want = B.evaluate(got, env)
+    B.set_products(False)
+    try:
+        for c in candidates:
+            if B.const_value(spec(concrete, c)[: len(got)]) == want:
+                return c
+    finally:
+        B.set_products(True)
+    return candidates[-1]
 
 
 def _gcm_open_run(m, impl, key_len, nonce_len, aad_len, length, tag_len, tag, verdict, fresh):
@@ -594,3 +642,82 @@ def ob_gcm_open(m, impl, key_len, nonce_len, aad_len, length, tag_len, again):
         raise Failed("vg_aes_gcm_open: the two runs declassified different verdicts")
     if not smt.is_or(verdicts[0], delta):
         raise Failed("vg_aes_gcm_open: the verdict is not 'the tags differ' (z3 found a counterexample)")
+
+
+def _gcm_stream_run(m, impl, key_len, nonce_len, aad_pieces, data_pieces, decrypt, tag_len, tag, verdict,
+                    fresh):
+    """One stream: init, the AAD in aad_pieces, the data in data_pieces, then finish (encrypt) or
+    verify with tag (decrypt, the verdict's declassification taken as verdict). Returns (code of the
+    last call, out, the tag finish wrote, the update log, what was declassified, the inputs)."""
+    key, kobj, powers = gcm_key_free_powers(m, impl, key_len, fresh)
+    nonce = sym_bytes("nonce", nonce_len)
+    aad = sym_bytes("aad", sum(aad_pieces))
+    data = sym_bytes("in", sum(data_pieces))
+    np_ = place(m, "nonce", nonce)
+    ap = place(m, "aad", aad)
+    ip = place(m, "in", data)
+    op = m.mem.alloc("out", max(len(data) // 8, 1)).base
+    tp = place(m, "tag", tag) if decrypt else m.mem.alloc("tag", 16).base
+    sobj = m.mem.alloc("stream", KEY_OBJ).base
+    log = _observe_updates(m, impl)
+    m.verdict, m.declassified = verdict, []
+
+    def call(fn, args):
+        r = rc(m.call(fn, [ptr(sobj)] + args))
+        if r != 0 and not fn.endswith("verify"):
+            raise Failed("%s returned %d" % (fn, r))
+        return r
+
+    call("vg_aes_gcm_stream_init", [ptr(kobj), ptr(np_), i64(nonce_len)])
+    done = 0
+    for p in aad_pieces:
+        call("vg_aes_gcm_stream_aad", [ptr(ap + done), i64(p)])
+        done += p
+    done = 0
+    fn = "vg_aes_gcm_stream_decrypt" if decrypt else "vg_aes_gcm_stream_encrypt"
+    for p in data_pieces:
+        call(fn, [ptr(ip + done), i64(p), ptr(op + done)])
+        done += p
+    if decrypt:
+        r = call("vg_aes_gcm_stream_verify", [ptr(tp), i64(tag_len)])
+    else:
+        r = call("vg_aes_gcm_stream_finish", [ptr(tp), i64(tag_len)])
+    out = m.mem.load(op, len(data) // 8) if data else []
+    return r, out, (None if decrypt else m.mem.load(tp, tag_len)), log, m.declassified, \
+        (key, nonce, aad, data, powers)
+
+
+def ob_gcm_stream(m, impl, key_len, nonce_len, aad_pieces, data_pieces, tag_len, decrypt, again):
+    """The GCM stream (vg_aes_gcm_stream_init, _aad, _encrypt or _decrypt, _finish or _verify) at the
+    given call splits equals GCM-AE over the concatenations: encrypt writes the ciphertext and the tag;
+    decrypt writes the plaintext (released before verification, as vg.h says) and verify returns
+    VG_OK exactly when the tag given matches, else VG_ERR_AUTH, its verdict split as ob_gcm_open's
+    (the same splits encrypted first give the group sizes, so the spec's tag)."""
+    from . import smt, spec_gcm as G
+    r, out, got, log, _, (key, nonce, aad, data, powers) = _gcm_stream_run(
+        m, impl, key_len, nonce_len, aad_pieces, data_pieces, False, 16, None, None, True)
+    jg, sgs = _groups(impl, log, nonce_len, len(aad) // 8, len(data) // 8, len(powers))
+    sg = _pick(got, sgs, [key, nonce, aad, data] + powers,
+               lambda c, g: G.gcm(c[0], key_len, c[1], c[2], c[3], c[4:], jg, g)[1])
+    want, tag = G.gcm(key, key_len, nonce, aad, data, powers, jg, sg)
+    compare(out, want, "vg_aes_gcm_stream_encrypt output")
+    compare(got, tag, "vg_aes_gcm_stream_finish tag")
+    if not decrypt:
+        return
+    want, tag = G.gcm(key, key_len, nonce, aad, data, powers, jg, sg, decrypt=True)
+    delta = sym_bytes("delta", tag_len)
+    given = [B.normalize(t) ^ d for t, d in zip(tag[:8 * tag_len], delta)]
+    verdicts = []
+    for verdict, code in ((0, 0), (1, -5)):
+        r, out, _, _, declassified, _ = _gcm_stream_run(again(), impl, key_len, nonce_len, aad_pieces, data_pieces,
+                                                        True, tag_len, given, verdict, False)
+        if r != code:
+            raise Failed("vg_aes_gcm_stream_verify, verdict %d: returned %d, not %d" % (verdict, r, code))
+        compare(out, want, "vg_aes_gcm_stream_decrypt output")
+        if len(declassified) != 1 or any(b != B.ZERO for b in declassified[0][1:]):
+            raise Failed("vg_aes_gcm_stream_verify: not one verdict of 0 or 1 declassified")
+        verdicts.append(B.normalize(declassified[0][0]))
+    if verdicts[0] != verdicts[1]:
+        raise Failed("vg_aes_gcm_stream_verify: the two runs declassified different verdicts")
+    if not smt.is_or(verdicts[0], delta):
+        raise Failed("vg_aes_gcm_stream_verify: the verdict is not 'the tags differ' (z3 found a counterexample)")
