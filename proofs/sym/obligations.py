@@ -442,7 +442,7 @@ def _groups_of_run(impl, log, nonce_len):
     update call on S's accumulator (a whole-message kernel). For a nonce of other than 12 bytes J0 is
     hashed first, into its own accumulator (gcm.c gcm_start). An update of n blocks splits as
     gf_groups says (the update obligations prove it); a fused kernel's blocks are tried in groups of
-    4, 8, 16 and 32 (its width)."""
+    4, 8, 16 and 32 (its width), the rest as one group or in groups of 4, 2 and 1."""
     accs = []
     for kind, a, _ in log:
         if kind == "u" and a not in accs:
@@ -459,8 +459,13 @@ def _groups_of_run(impl, log, nonce_len):
         if kind == "u":
             cands = [c + gf_groups(impl, n) for c in cands]
         else:
-            cands = [c + _split(n, w) for c in cands for w in (4, 8, 16, 32)]
+            cands = [c + t for c in cands for w in (4, 8, 16, 32) for t in (_split(n, w), _binary_tail(n, w))]
     return jg, _unique(cands)
+
+
+def _binary_tail(n, w):
+    """Whole groups of w, then the rest as groups of 4, 2 and 1 (armv8's fused kernels)."""
+    return [w] * (n // w) + [b for b in (16, 8, 4, 2, 1) if b < w and (n % w) & b]
 
 
 def _unique(cands):
@@ -478,8 +483,9 @@ def _split(n, w):
 
 def _s_candidates(a, d, k):
     """Group sizes a whole-message kernel may use for GHASH(A || C || L), a AAD blocks and d data
-    blocks (the fused kernels make no update call to observe): every one is GHASH by the paper step
-    (spec_gcm), so trying several is sound, and the first whose tag meets the code's is the proof.
+    blocks (the whole-message kernels make no update call to observe): every one is GHASH by the
+    paper step (spec_gcm), so trying several is sound, and any whose tag meets the code's is a proof
+    (_pick chooses it).
     The shapes of the kernels' comments: all m = a + d + 1 blocks in one sum; the AAD and the data
     each in groups of w (the last one partial), the length block alone or with the data's last group;
     the whole sequence in groups of w, the partial one last or first."""
