@@ -5,7 +5,9 @@ spec/aes.c, run on the same random keys (all three sizes), blocks and counters (
 counter included), byte for byte; and its GHASH and POLYVAL (proofs/sym/spec_gf.py, Horner's rule over
 its field products) against spec/modes.c's on random keys and 0..5 blocks, with edge keys; and its GCM-AE
 (proofs/sym/spec_gcm.py) against spec/modes.c's, with the true powers of H in random group sizes (the
-aggregated form's paper step, checked on values)."""
+aggregated form's paper step, checked on values); and its CCM (proofs/sym/spec_ccm.py) against
+spec/modes.c's, every nonce length (so every q), every tag length, AAD and payload lengths on both
+sides of a block."""
 import os
 import random
 import subprocess
@@ -17,6 +19,7 @@ from sym import bits as B  # noqa: E402
 from sym import spec_aes as S  # noqa: E402
 from sym import spec_gf as F  # noqa: E402
 from sym import spec_gcm as G  # noqa: E402
+from sym import spec_ccm as C  # noqa: E402
 
 
 def bits_of(bs):
@@ -84,8 +87,18 @@ def main():
         aad = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 1, 13, 16, 40))))
         data = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 5, 16, 33, 100))))
         cases.append(("gcm", key, data, (nonce, aad)))
+    # CCM: nonces of 7..13 bytes (q = 8..2), tags of 4..16 bytes
+    for t in range(14):
+        kl = (16, 24, 32)[t % 3]
+        key = bytes(rnd.getrandbits(8) for _ in range(kl))
+        nonce = bytes(rnd.getrandbits(8) for _ in range(7 + t % 7))
+        aad = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 1, 14, 15, 40))))
+        data = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 5, 16, 33, 100))))
+        cases.append(("ccm", key, data, (nonce, aad, 4 + 2 * (t % 7))))
     # "-" stands for an empty input (zero blocks)
     text = "".join(("gcm %s %s %s %s\n" % (k.hex(), c[0].hex(), c[1].hex() or "-", d.hex() or "-")) if op == "gcm"
+                   else ("ccm %s %s %s %s %d\n" % (k.hex(), c[0].hex(), c[1].hex() or "-", d.hex() or "-", c[2]))
+                   if op == "ccm"
                    else "%s %s %s%s\n" % (op, k.hex(), d.hex() if d else "-", (" " + c.hex()) if c else "")
                    for op, k, d, c in cases)
     out = subprocess.run([exe], input=text, capture_output=True, text=True, check=True)
@@ -95,6 +108,9 @@ def main():
         n = len(d) // 16
         if op == "gcm":
             mine = _gcm(rnd, k, c[0], c[1], d)
+        elif op == "ccm":
+            o, tag = C.ccm(bits_of(k), len(k), bits_of(c[0]), bits_of(c[1]), bits_of(d), c[2])
+            mine = (hex_of(o) if d else "") + " " + hex_of(tag)
         elif op in ("ghash", "polyval"):
             mul = F.ghash_mul if op == "ghash" else F.dot
             blocks = [bits_of(d[16 * i:16 * (i + 1)]) for i in range(n)]

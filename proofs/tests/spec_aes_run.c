@@ -5,7 +5,8 @@
  * "-" when empty);
  * OP is enc, dec or ctr; prints the output (and for ctr the counter after) in hex. OP ghash or polyval
  * takes H as KEY and prints the 16-byte GHASH or POLYVAL of IN (spec/modes.c). "gcm KEY NONCE AAD IN"
- * prints GCM-AE's ciphertext and full tag (spec/modes.c spec_aes_gcm_seal).
+ * prints GCM-AE's ciphertext and full tag (spec/modes.c spec_aes_gcm_seal); "ccm KEY NONCE AAD IN T" the
+ * CCM ciphertext and T-byte tag (spec_aes_ccm_seal).
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,21 @@ int main(void)
             hex_out(out, n);
             printf(" ");
             hex_out(tag, 16);
+            printf("\n");
+            continue;
+        }
+        if (!strncmp(line, "ccm ", 4)) {
+            static char hn[520], ha[520];
+            static uint8_t nonce[256], aad[256], tag[16];
+            unsigned t;
+            if (sscanf(line, "%7s %79s %519s %519s %4095s %u", op, hk, hn, ha, hi, &t) != 6 || t > 16) return 2;
+            size_t kl = hex_in(hk, key, sizeof key), nl = hex_in(hn, nonce, sizeof nonce);
+            size_t al = strcmp(ha, "-") ? hex_in(ha, aad, sizeof aad) : 0;
+            size_t n = strcmp(hi, "-") ? hex_in(hi, in, sizeof in) : 0;
+            spec_aes_ccm_seal(key, kl, nonce, nl, aad, al, in, n, out, tag, t);
+            hex_out(out, n);
+            printf(" ");
+            hex_out(tag, t);
             printf("\n");
             continue;
         }
