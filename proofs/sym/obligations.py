@@ -727,3 +727,87 @@ def ob_gcm_stream(m, impl, key_len, nonce_len, aad_pieces, data_pieces, tag_len,
         raise Failed("vg_aes_gcm_stream_verify: the two runs declassified different verdicts")
     if not smt.is_or(verdicts[0], delta):
         raise Failed("vg_aes_gcm_stream_verify: the verdict is not 'the tags differ' (z3 found a counterexample)")
+
+
+# ---- CCM through the public API (issue 33, item 3) ------------------------------------------------
+
+def ccm_key(m, key_len):
+    """A CCM key object from vg_aes_ccm_init on the symbolic key (its schedule is the one
+    aes.<impl>.ccm_init proves)."""
+    key = sym_bytes("key", key_len)
+    kobj = m.mem.alloc("key object", KEY_OBJ).base
+    kp = place(m, "key bytes", key)
+    r = rc(m.call("vg_aes_ccm_init", [ptr(kobj), ptr(kp), i64(key_len)]))
+    if r != 0:
+        raise Failed("vg_aes_ccm_init returned %d" % r)
+    return key, kobj
+
+
+def ob_ccm_seal(m, impl, key_len, nonce_len, aad_len, length, tag_len):
+    """vg_aes_ccm_seal on a symbolic key, nonce, AAD and payload equals SP 800-38C generation-encryption
+    (spec_ccm.ccm): ciphertext and tag_len bytes of tag, nothing else written. No group sizes here:
+    CBC-MAC is a chain, so the code's terms and the spec's are the same cipher calls on the same
+    blocks, whatever the kernels fuse."""
+    from . import spec_ccm as C
+    key, kobj = ccm_key(m, key_len)
+    nonce = sym_bytes("nonce", nonce_len)
+    aad = sym_bytes("aad", aad_len)
+    data = sym_bytes("in", length)
+    np_ = place(m, "nonce", nonce)
+    ap = place(m, "aad", aad)
+    ip = place(m, "in", data)
+    op = m.mem.alloc("out", max(length, 1)).base
+    tp = m.mem.alloc("tag", 16).base
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base not in (op, tp)]
+    tag_before = m.mem.load(tp + tag_len, 16 - tag_len)
+    r = rc(m.call("vg_aes_ccm_seal", [ptr(kobj), ptr(np_), i64(nonce_len), ptr(ap), i64(aad_len), ptr(ip),
+                                      i64(length), ptr(op), ptr(tp), i64(tag_len)]))
+    if r != 0:
+        raise Failed("vg_aes_ccm_seal returned %d" % r)
+    _unchanged(m, before, "vg_aes_ccm_seal")
+    if m.mem.load(tp + tag_len, 16 - tag_len) != tag_before:
+        raise Failed("vg_aes_ccm_seal wrote past the tag's %d bytes" % tag_len)
+    want, tag = C.ccm(key, key_len, nonce, aad, data, tag_len)
+    compare(m.mem.load(op, length) if length else [], want, "vg_aes_ccm_seal ciphertext")
+    compare(m.mem.load(tp, tag_len), tag, "vg_aes_ccm_seal tag")
+
+
+def ob_ccm_open(m, impl, key_len, nonce_len, aad_len, length, tag_len, again):
+    """vg_aes_ccm_open equals SP 800-38C decryption-verification: VG_OK with the payload when the
+    tag_len bytes given are the spec's tag, else VG_ERR_AUTH with out all zero. The verdict is split as
+    in ob_gcm_open: the tag given is T XOR delta (T the spec's tag, delta free), two runs with the
+    verdict taken as 0 and as 1, and z3 decides that the verdict declassified is the OR of delta."""
+    from . import smt, spec_ccm as C
+    key, nonce, aad, data = (sym_bytes(n, k) for n, k in (("key", key_len), ("nonce", nonce_len),
+                                                          ("aad", aad_len), ("in", length)))
+    want, tag = C.ccm(key, key_len, nonce, aad, data, tag_len, decrypt=True)
+    delta = sym_bytes("delta", tag_len)
+    given = [B.normalize(t) ^ d for t, d in zip(tag, delta)]
+    verdicts = []
+    for verdict, code in ((0, 0), (1, -5)):
+        m = m if verdict == 0 else again()
+        _, kobj = ccm_key(m, key_len)
+        np_ = place(m, "nonce", nonce)
+        ap = place(m, "aad", aad)
+        ip = place(m, "in", data)
+        tp = place(m, "tag", given)
+        op = m.mem.alloc("out", max(length, 1)).base
+        m.verdict, m.declassified = verdict, []
+        before = [(r, list(r.bits)) for r in m.mem.regions if r.base != op]
+        r = rc(m.call("vg_aes_ccm_open", [ptr(kobj), ptr(np_), i64(nonce_len), ptr(ap), i64(aad_len), ptr(ip),
+                                          i64(length), ptr(tp), i64(tag_len), ptr(op)]))
+        _unchanged(m, before, "vg_aes_ccm_open")
+        if r != code:
+            raise Failed("vg_aes_ccm_open, verdict %d: returned %d, not %d" % (verdict, r, code))
+        out = m.mem.load(op, length) if length else []
+        if verdict == 0:
+            compare(out, want, "vg_aes_ccm_open payload")
+        elif any(b != B.ZERO for b in out):
+            raise Failed("vg_aes_ccm_open, verdict 1: out not zeroed")
+        if len(m.declassified) != 1 or any(b != B.ZERO for b in m.declassified[0][1:]):
+            raise Failed("vg_aes_ccm_open: not one verdict of 0 or 1 declassified")
+        verdicts.append(B.normalize(m.declassified[0][0]))
+    if verdicts[0] != verdicts[1]:
+        raise Failed("vg_aes_ccm_open: the two runs declassified different verdicts")
+    if not smt.is_or(verdicts[0], delta):
+        raise Failed("vg_aes_ccm_open: the verdict is not 'the tags differ' (z3 found a counterexample)")
