@@ -56,7 +56,8 @@ def externals(impl):
 def declassify(m, args):
     """vg_declassify(p, n) (src/internal.h; a call in the prover's IR): the n bytes at p become public.
     Constant bytes are public already. Secret ones are allowed only where an obligation splits on
-    them (m.verdict, 0 or 1: an open's verdict, ob_gcm): the bytes are recorded for the obligation,
+    them (m.verdict, 0 or 1: an open's verdict, ob_gcm; a list of them for a batch, one per message
+    in the order declassified): the bytes are recorded for the obligation,
     which proves what they are, and replaced by the case's value, so that the code after the point
     runs, and is checked for constant time, once per value. Anywhere else a secret reaching
     vg_declassify fails the obligation."""
@@ -68,6 +69,8 @@ def declassify(m, args):
     if all(B.is_const(b) for b in bits):
         return None
     choice = getattr(m, "verdict", None)
+    if isinstance(choice, list):  # a batch: one verdict per message, in the order they are declassified
+        choice = choice[len(m.declassified)] if len(m.declassified) < len(choice) else None
     if choice is None:
         raise Unsupported("vg_declassify of a secret outside an open's verdict")
     m.declassified.append(bits)
@@ -811,3 +814,128 @@ def ob_ccm_open(m, impl, key_len, nonce_len, aad_len, length, tag_len, again):
         raise Failed("vg_aes_ccm_open: the two runs declassified different verdicts")
     if not smt.is_or(verdicts[0], delta):
         raise Failed("vg_aes_ccm_open: the verdict is not 'the tags differ' (z3 found a counterexample)")
+
+
+# ---- GCM batches through the public API (issue 33, item 3; the calls of issue 34) -----------------
+
+BATCH_MSG = 72  # sizeof(vg_aes_gcm_batch_msg): nine 8-byte fields (vg.h), in this order
+BATCH_FIELDS = ("nonce", "nonce_len", "aad", "aad_len", "in", "len", "out", "tag", "tag_len")
+
+
+def _gcm_batch_run(m, impl, key_len, msgs, open_, tags, verdicts):
+    """One vg_aes_gcm_seal_batch (or _open_batch with the given tag bits per message, the verdicts'
+    declassifications taken in order as verdicts) over msgs = [(aad bytes, data bytes)], each with a
+    12-byte nonce and a 16-byte tag, message i's inputs named nonce/aad/in with suffix i (none for
+    message 0, whose names are the one-shot obligations'). Returns (code, results[], [(out, tag)])."""
+    key, kobj, powers = gcm_key_free_powers(m, impl, key_len, False)
+    arr = m.mem.alloc("msgs", BATCH_MSG * len(msgs)).base
+    res = m.mem.alloc("results", 4 * len(msgs)).base
+    outs = []
+    for i, (al, ln) in enumerate(msgs):
+        sfx = "" if i == 0 else str(i)
+        f = {"nonce": place(m, "nonce" + sfx, sym_bytes("nonce" + sfx, 12)), "nonce_len": 12,
+             "aad": place(m, "aad" + sfx, sym_bytes("aad" + sfx, al)), "aad_len": al,
+             "in": place(m, "in" + sfx, sym_bytes("in" + sfx, ln)), "len": ln,
+             "out": m.mem.alloc("out" + sfx, max(ln, 1)).base,
+             "tag": place(m, "tag" + sfx, tags[i]) if open_ else m.mem.alloc("tag" + sfx, 16).base,
+             "tag_len": 16}
+        for j, name in enumerate(BATCH_FIELDS):
+            m.mem.store(arr + BATCH_MSG * i + 8 * j, B.const_bits(f[name], 64))
+        outs.append((f["out"], f["tag"], ln))
+    m.verdict, m.declassified = (list(verdicts) if open_ else None), []
+    writable = {o for o, _, _ in outs} | {res} | (set() if open_ else {t for _, t, _ in outs})
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base not in writable]
+    fn = "vg_aes_gcm_open_batch" if open_ else "vg_aes_gcm_seal_batch"
+    r = rc(m.call(fn, [ptr(kobj), ptr(arr), i64(len(msgs)), ptr(res)]))
+    _unchanged(m, before, fn)
+    results = [rc(m.mem.load(res + 4 * i, 4)) for i in range(len(msgs))]
+    got = [(m.mem.load(o, ln) if ln else [], None if open_ else m.mem.load(t, 16)) for o, t, ln in outs]
+    return r, results, got, m.declassified
+
+
+def ob_gcm_batch(m, impl, key_len, msgs, open_, again):
+    """vg_aes_gcm_seal_batch / vg_aes_gcm_open_batch over messages of the given (AAD, data) lengths
+    equal the one-shot calls message by message (vg.h: a batch is exactly that loop): each message's
+    bytes are GCM-AE's, each open returns VG_OK with GCM-AD's plaintext exactly when its own tag
+    matches, else VG_ERR_AUTH with its out zeroed, results[] holds each code and the return is the
+    first code other than VG_OK. Consecutive messages of the same short lengths go through a
+    two-message kernel where the implementation has one (vaes256), in which the two messages' GHASH
+    sums are computed side by side.
+
+    Group sizes: a one-shot seal of each message's lengths (proved on the way) gives the one-shot's,
+    and the whole-message shapes (_s_candidates) are tried beside them for the two-message kernel; any
+    split is GHASH (spec_gcm), _pick chooses, the comparison proves. Open: message i's tag given is
+    T_i XOR delta_i, and every combination of verdicts is run (2^n runs), each declassification taken
+    in message order; each verdict must be the OR of its own message's delta (z3), the same term in
+    every run, so no message's verdict depends on another's tag."""
+    from . import smt, spec_gcm as G
+    seen = {}
+    fresh = True
+    for al, ln in msgs:
+        if (al, ln) not in seen:
+            seen[(al, ln)] = ob_gcm_seal(m if fresh else again(), impl, key_len, 12, al, ln, 16, fresh)
+            fresh = False
+    names = [("" if i == 0 else str(i)) for i in range(len(msgs))]
+    inputs = [[sym_bytes(n + s, k) for n, k in (("nonce", 12), ("aad", al), ("in", ln))]
+              for s, (al, ln) in zip(names, msgs)]
+    powers = gcm_powers(impl)
+    key = sym_bytes("key", key_len)
+    k = len(powers)
+
+    def cands(i):
+        al, ln = msgs[i]
+        jg, sg = seen[(al, ln)]
+        return jg, _unique([sg] + _s_candidates((al + 15) // 16, (ln + 15) // 16, k))
+
+    def spec(i, sg, decrypt=False):
+        nonce, aad, data = inputs[i]
+        return G.gcm(key, key_len, nonce, aad, data, powers, [], sg, decrypt)
+
+    if not open_:
+        r, results, got, _ = _gcm_batch_run(again(), impl, key_len, msgs, False, None, ())
+        if r != 0 or any(results):
+            raise Failed("vg_aes_gcm_seal_batch returned %d, results %s" % (r, results))
+        for i, (out, tag) in enumerate(got):
+            jg, cs = cands(i)
+            sg = _pick(tag, cs, [key] + inputs[i] + powers,
+                       lambda c, g: G.gcm(c[0], key_len, c[1], c[2], c[3], c[4:], jg, g)[1])
+            want, wtag = spec(i, sg)
+            compare(out, want, "vg_aes_gcm_seal_batch message %d ciphertext" % i)
+            compare(tag, wtag, "vg_aes_gcm_seal_batch message %d tag" % i)
+        return
+    # open: the spec's tags need the group sizes the batch's seal takes (the same kernels, both ways)
+    r, results, got, _ = _gcm_batch_run(again(), impl, key_len, msgs, False, None, ())
+    plain, deltas, given = [], [], []
+    for i, (_, tag) in enumerate(got):
+        jg, cs = cands(i)
+        sg = _pick(tag, cs, [key] + inputs[i] + powers,
+                   lambda c, g: G.gcm(c[0], key_len, c[1], c[2], c[3], c[4:], jg, g)[1])
+        compare(tag, spec(i, sg)[1], "vg_aes_gcm_seal_batch message %d tag" % i)
+        want, t = spec(i, sg, decrypt=True)
+        d = sym_bytes("delta" + names[i], 16)
+        plain.append(want)
+        deltas.append(d)
+        given.append([B.normalize(x) ^ y for x, y in zip(t, d)])
+    verdicts = None
+    for combo in range(1 << len(msgs)):
+        vs = [(combo >> i) & 1 for i in range(len(msgs))]
+        r, results, got, decl = _gcm_batch_run(again(), impl, key_len, msgs, True, given, vs)
+        want_codes = [-5 if v else 0 for v in vs]
+        first = next((c for c in want_codes if c), 0)
+        if results != want_codes or r != first:
+            raise Failed("vg_aes_gcm_open_batch, verdicts %s: returned %d, results %s" % (vs, r, results))
+        for i, (out, _) in enumerate(got):
+            if vs[i] == 0:
+                compare(out, plain[i], "vg_aes_gcm_open_batch message %d plaintext" % i)
+            elif any(b != B.ZERO for b in out):
+                raise Failed("vg_aes_gcm_open_batch, verdicts %s: message %d's out not zeroed" % (vs, i))
+        if len(decl) != len(msgs) or any(b != B.ZERO for d in decl for b in d[1:]):
+            raise Failed("vg_aes_gcm_open_batch: not one verdict of 0 or 1 declassified per message")
+        terms = [B.normalize(d[0]) for d in decl]
+        if verdicts is None:
+            verdicts = terms
+        elif terms != verdicts:
+            raise Failed("vg_aes_gcm_open_batch: the runs declassified different verdicts")
+    for i, v in enumerate(verdicts):
+        if not smt.is_or(v, deltas[i]):
+            raise Failed("vg_aes_gcm_open_batch: message %d's verdict is not 'its tags differ'" % i)
