@@ -33,7 +33,7 @@ AARCH64_IMPLS = {"armv8": 8, "armv8-noeor3": 8}
 PPC64LE_IMPLS = {"power9": 8, "power8": 8}
 # GHASH/POLYVAL (issue 33), each implementation's widest aggregation in blocks (sym/obligations.py
 # GF_GROUP): the update obligations cover 0 .. 2*widest + 7 blocks
-from sym.obligations import GF_GROUP as GF_IMPLS  # noqa: E402
+from sym.obligations import GF_GROUP as GF_IMPLS, AEAD_IMPLS  # noqa: E402
 # Not yet proved (docs/proofs-equivalence.md, "Not yet proved"); --pending runs them alone. None today.
 PENDING = {}
 KEYS = (16, 24, 32)
@@ -63,7 +63,7 @@ def obligations(full=False, pending=False):
                                 ("gf_update", field, n)))
         # the GCM key set-up (vg_aes_gcm_init): the GHASH table from H = E_K(0), on every
         # implementation, each key size
-        for impl in GF_IMPLS:
+        for impl in AEAD_IMPLS:
             if full or impl != "vaes512":
                 for kl in KEYS:
                     out.append(("gf.%s.gcm_key.k%d" % (impl, 8 * kl), impl, "gcm_key", "k%d" % (8 * kl),
@@ -72,7 +72,7 @@ def obligations(full=False, pending=False):
         # GCM through the public API (issue 33, item 3): vg_aes_gcm_seal and vg_aes_gcm_open, the
         # GHASH table free (gf.<impl>.gcm_key proves what it holds); make prove-full adds longer
         # messages
-        for impl in GF_IMPLS:
+        for impl in AEAD_IMPLS:
             for op, (kl, nl, al, ln, tl) in gcm_cases(impl, full):
                 out.append(("aead.%s.gcm_%s.k%d.iv%d.a%d.p%d.t%d" % (impl, op, 8 * kl, nl, al, ln, tl), impl,
                             "gcm_" + op, "k%d iv=%d aad=%d len=%d tag=%d" % (8 * kl, nl, al, ln, tl),
@@ -84,14 +84,14 @@ def obligations(full=False, pending=False):
                             ("gcm_stream", kl, nl, ap, dp, tl, d == "dec")))
     if not pending:
         # CCM through the public API (issue 33, item 3): vg_aes_ccm_seal and vg_aes_ccm_open
-        for impl in GF_IMPLS:
+        for impl in AEAD_IMPLS:
             for op, (kl, nl, al, ln, tl) in ccm_cases(impl, full):
                 out.append(("aead.%s.ccm_%s.k%d.n%d.a%d.p%d.t%d" % (impl, op, 8 * kl, nl, al, ln, tl), impl,
                             "ccm_" + op, "k%d nonce=%d aad=%d len=%d tag=%d" % (8 * kl, nl, al, ln, tl),
                             ("ccm_" + op, kl, nl, al, ln, tl)))
     if not pending:
         # GCM batches (vg_aes_gcm_seal_batch, _open_batch): equal to the one-shot calls, message by message
-        for impl in GF_IMPLS:
+        for impl in AEAD_IMPLS:
             for op, (kl, msgs) in gcm_batches(impl, full):
                 sh = "-".join("a%dp%d" % m for m in msgs)
                 out.append(("aead.%s.gcm_%s_batch.k%d.%s" % (impl, op, 8 * kl, sh), impl, "gcm_%s_batch" % op,
@@ -215,6 +215,8 @@ _MODULES = {}
 
 
 def _arch(impl):
+    if impl == "portable-noint128":
+        return "x86_64-noint128"
     if impl in PPC64LE_IMPLS:
         return "ppc64le"
     return "aarch64" if impl in AARCH64_IMPLS else "x86_64"

@@ -24,27 +24,39 @@ FLAGS = ["-O3", "-DNDEBUG", "-std=c11", "-fPIC", "-fvisibility=hidden", "-DVG_HA
 TARGETS = {"aarch64": ["--target=aarch64-linux-gnu", "-isystem", "/usr/aarch64-linux-gnu/include"],
            "ppc64le": ["--target=powerpc64le-linux-gnu", "-isystem", "/usr/powerpc64le-linux-gnu/include"]}
 
+# Variants of an architecture's IR: the same sources with one more definition. x86_64-noint128 is the
+# portable GHASH of 32-bit targets (src/portable/ghash_ctmul.c without unsigned __int128: 32 x 32 -> 64
+# products and a Karatsuba step), which no 64-bit build compiles, proved in the x86-64 IR.
+VARIANTS = {"x86_64-noint128": ("x86_64", ["-DVG_GHASH_NO_INT128=1"])}
+
+
+def _base(arch):
+    """(the architecture whose sources and flags a variant takes, its extra flags)."""
+    return VARIANTS.get(arch, (arch, []))
+
 
 def file_flags(root, arch, src):
     """The per-file flags of the library's CMake build for arch's sources: aarch64's -march options are
     read from src/aarch64/aarch64.cmake's set_source_files_properties(... COMPILE_OPTIONS "..."), the
     file the build itself includes, so the IR is compiled as the library is. x86-64: none (its ISA
-    comes from target attributes)."""
+    comes from target attributes). A variant adds its definitions."""
+    arch, extra = _base(arch)
     if arch != "aarch64":
-        return []
+        return list(extra)
     with open(os.path.join(root, "src", "aarch64", "aarch64.cmake")) as f:
         text = f.read()
     for files, opts in re.findall(r"set_source_files_properties\(([^)]*?)PROPERTIES\s+COMPILE_OPTIONS\s+\"([^\"]*)\"",
                                   text):
         if "${CMAKE_CURRENT_SOURCE_DIR}/" + src in files.split():
             return opts.split(";")
-    return []
+    return list(extra)
 
 
 def sources(root, arch="x86_64"):
     common = ["src/util.c", "src/impl.c", "src/modes/aes.c", "src/modes/ctr.c", "src/modes/gcm.c",
               "src/modes/gcm_siv.c", "src/modes/ccm.c", "src/portable/portable_impl.c",
               "src/portable/aes_bitsliced.c", "src/portable/ghash_ctmul.c"]
+    arch = _base(arch)[0]
     return common + sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "src", arch, "*.c")))
 
 
@@ -52,7 +64,7 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
     """Parse (or load from the cache) the linked IR of the sources under root."""
     srcs = sources(root, arch)
     h = hashlib.sha256()
-    h.update(" ".join(FLAGS + TARGETS.get(arch, []) + [CLANG, arch, str(ir.__file__)]).encode())
+    h.update(" ".join(FLAGS + TARGETS.get(_base(arch)[0], []) + [CLANG, arch, str(ir.__file__)]).encode())
     with open(ir.__file__, "rb") as f:
         h.update(f.read())
     for s in srcs:
@@ -77,7 +89,7 @@ def module(root, outdir, arch="x86_64", ir_cache=None):
     cache_dir = ir_cache or outdir
     os.makedirs(cache_dir, exist_ok=True)
     def one(s):
-        extra = TARGETS.get(arch, []) + file_flags(root, arch, s)
+        extra = TARGETS.get(_base(arch)[0], []) + file_flags(root, arch, s)
         flags_hash = hashlib.sha256(" ".join(FLAGS + extra + [CLANG, arch]).encode()).hexdigest()
         name = s.replace("/", "_")
         # each architecture its own list of headers (a common source includes other ones per target)

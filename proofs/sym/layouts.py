@@ -178,6 +178,7 @@ for _impl in ("power8", "power9"):
 
 
 HKEY["portable"] = ({"ghash": 4, "polyval": 4}, _hkey_portable)
+HKEY["portable-noint128"] = HKEY["portable"]  # the same struct ctmul_hkey (its raw words are what that path reads)
 
 
 def hkey(impl, field):

@@ -267,13 +267,18 @@ GF_ARMV8 = {"armv8": "vg_armv8_%s_sha3", "armv8-noeor3": "vg_armv8_%s_base"}
 # vaes_body.h gf_update, armv8_kernels.inc gf_update, power8_ghash.c update, ghash_ctmul.c
 # hash_blocks)
 GF_GROUP = {"aesni": 8, "vaes256": 16, "vaes512": 32, "armv8": 8, "armv8-noeor3": 8, "power8": 8, "power9": 8,
-            "portable": 4}
+            "portable": 4, "portable-noint128": 4}
+# portable-noint128: portable's GHASH and POLYVAL as 32-bit targets compile them (ghash_ctmul.c without
+# unsigned __int128, build_ir.VARIANTS), the same functions, table and aggregation in another IR
+GF_FUNCTIONS["portable-noint128"] = GF_FUNCTIONS["portable"]
+# the implementations whose AEADs are proved (the variant is GHASH/POLYVAL only: no 64-bit build runs it)
+AEAD_IMPLS = [i for i in GF_GROUP if i != "portable-noint128"]
 # the updates whose remainder after the whole groups is one block at a time (ghash_ctmul.c); the
 # others take it as one shorter group
-GF_TAIL_SINGLE = {"portable"}
+GF_TAIL_SINGLE = {"portable", "portable-noint128"}
 # the inits that compute H_k = H_(k-1) H (armv8_ghash.c, power8_ghash.c store_powers, ghash_ctmul.c
 # hkey_set); the x86 ones square (spec_gf.power)
-GF_LINEAR_INIT = {"armv8", "armv8-noeor3", "power8", "power9", "portable"}
+GF_LINEAR_INIT = {"armv8", "armv8-noeor3", "power8", "power9", "portable", "portable-noint128"}
 
 
 def gf_function(impl, what):
