@@ -517,6 +517,13 @@ def _check_groups(groups, nblocks, what):
         raise Failed("%s: the GHASH updates took %d blocks, the spec has %d" % (what, sum(groups), nblocks))
 
 
+# (impl, key, nonce, AAD and data lengths) -> (J0's, S's group sizes) of a seal proved in this process.
+# An open at the same lengths takes them instead of sealing again: they only pick which split of the
+# spec's GHASH sum its tag is written with, and every split is GHASH (spec_gcm), so the open's proof
+# does not rest on the seal's; a split the code does not take fails the open, never passes it.
+SEAL_GROUPS = {}
+
+
 def ob_gcm_seal(m, impl, key_len, nonce_len, aad_len, length, tag_len, fresh=True):
     """vg_aes_gcm_seal on a symbolic key, nonce, AAD and plaintext equals GCM-AE (spec_gcm.gcm):
     ciphertext and tag_len bytes of tag, nothing else written."""
@@ -544,6 +551,7 @@ def ob_gcm_seal(m, impl, key_len, nonce_len, aad_len, length, tag_len, fresh=Tru
     want, tag = G.gcm(key, key_len, nonce, aad, data, powers, jg, sg)
     compare(m.mem.load(op, length) if length else [], want, "vg_aes_gcm_seal ciphertext")
     compare(got, tag[:8 * tag_len], "vg_aes_gcm_seal tag")
+    SEAL_GROUPS[(impl, key_len, nonce_len, aad_len, length)] = (jg, sg)
     return jg, sg
 
 
@@ -623,8 +631,8 @@ def ob_gcm_open(m, impl, key_len, nonce_len, aad_len, length, tag_len, again):
 
     The verdict is the one value the code declassifies (src/util.c vg_open_finish), and the proof
     splits on it there (declassify above). The tag given is T[:t] XOR delta, T the spec's tag and
-    delta free: every tag is one such. A seal run on the same lengths (ob_gcm_seal, proved on the
-    way) gives the GHASH group sizes, so T. Then two runs of the open, each through the whole call
+    delta free: every tag is one such. The seal of the same lengths (SEAL_GROUPS, or a seal run here,
+    proved on the way) gives the GHASH group sizes, so T. Then two runs of the open, each through the whole call
     and checked for constant time up to the point and past it with the verdict public:
       verdict taken as 0: VG_OK, out = GCM-AD's plaintext;
       verdict taken as 1: VG_ERR_AUTH, out all zero.
@@ -632,7 +640,12 @@ def ob_gcm_open(m, impl, key_len, nonce_len, aad_len, length, tag_len, again):
     of delta (smt.is_or: z3), and the declassified int's other bits 0: so it is 0 exactly when the
     tag given is T[:t], and each run's case is the one that happens. again() gives a fresh machine."""
     from . import smt, spec_gcm as G
-    jg, sg = ob_gcm_seal(m, impl, key_len, nonce_len, aad_len, length, 16)
+    groups = SEAL_GROUPS.get((impl, key_len, nonce_len, aad_len, length))
+    if groups is None:
+        jg, sg = ob_gcm_seal(m, impl, key_len, nonce_len, aad_len, length, 16)
+    else:
+        jg, sg = groups
+        B.reset_products(True, linear=True)  # (as the seal's first run would: the runs below meet these names)
     key, nonce, aad, data = (sym_bytes(n, k) for n, k in (("key", key_len), ("nonce", nonce_len),
                                                           ("aad", aad_len), ("in", length)))
     powers = gcm_powers(impl)
@@ -867,19 +880,20 @@ def ob_gcm_batch(m, impl, key_len, msgs, open_, again):
     two-message kernel where the implementation has one (vaes256), in which the two messages' GHASH
     sums are computed side by side.
 
-    Group sizes: a one-shot seal of each message's lengths (proved on the way) gives the one-shot's,
-    and the whole-message shapes (_s_candidates) are tried beside them for the two-message kernel; any
-    split is GHASH (spec_gcm), _pick chooses, the comparison proves. Open: message i's tag given is
+    Group sizes: the one-shot seal of each message's lengths (SEAL_GROUPS, or a seal run here, proved
+    on the way) gives the one-shot's, and the whole-message shapes (_s_candidates) are tried beside
+    them for the two-message kernel; any split is GHASH (spec_gcm), _pick chooses, the comparison
+    proves. Open: message i's tag given is
     T_i XOR delta_i, and every combination of verdicts is run (2^n runs), each declassification taken
     in message order; each verdict must be the OR of its own message's delta (z3), the same term in
     every run, so no message's verdict depends on another's tag."""
     from . import smt, spec_gcm as G
     seen = {}
-    fresh = True
+    B.reset_products(True, linear=True)  # (every run below meets these names)
     for al, ln in msgs:
         if (al, ln) not in seen:
-            seen[(al, ln)] = ob_gcm_seal(m if fresh else again(), impl, key_len, 12, al, ln, 16, fresh)
-            fresh = False
+            seen[(al, ln)] = SEAL_GROUPS.get((impl, key_len, 12, al, ln)) or \
+                ob_gcm_seal(again(), impl, key_len, 12, al, ln, 16, False)
     names = [("" if i == 0 else str(i)) for i in range(len(msgs))]
     inputs = [[sym_bytes(n + s, k) for n, k in (("nonce", 12), ("aad", al), ("in", ln))]
               for s, (al, ln) in zip(names, msgs)]
