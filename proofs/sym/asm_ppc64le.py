@@ -42,9 +42,13 @@ from .exec import CTViolation, Unsupported
 
 MASK64 = (1 << 64) - 1
 
-# ELFv2: nonvolatile registers a function must leave as it found them (we do not model saving them)
-_NONVOLATILE_GPR = set([1]) | set(range(13, 32))
+# ELFv2 §2.2.1.1: registers a function must leave as it found them. r1 (the stack pointer) and r13 (the
+# thread pointer) are never written here; r14..r31 and v20..v31 may be, if restored (see Interp.run)
+_FIXED_GPR = (1, 13)
+_NONVOLATILE_GPR = set(range(14, 32))
 _NONVOLATILE_VR = set(range(20, 32))
+# ELFv2 §2.2.2.4: the protected zone, 288 bytes below r1, which a function may use without a frame
+PROTECTED_ZONE = 288
 
 
 def _signed(v, w):
@@ -54,8 +58,263 @@ def _signed(v, w):
 
 # ---- the text ------------------------------------------------------------------------------------
 
+# GNU as macros and conditional assembly (the GNU assembler manual, "Assembler Directives": .macro,
+# .endm, .purgem, .irp, .endr, .if, .ifc, .ifnc, .else, .endif), expanded textually before layout as gas
+# does: a macro's body with each \param replaced by its argument (its default, or nothing, when the
+# call gives none), `\()` by nothing; .irp's body once per value; a conditional's false branch dropped.
+# .if takes an absolute expression of numbers (the subset below); a symbol there is an error.
+
+_DIRECTIVE_NESTING = {".macro": ".endm", ".irp": ".endr", ".irpc": ".endr", ".rept": ".endr"}
+
+
+def _peel_labels(line):
+    """(labels, rest) of a line: the `name:` / `1:` labels at its start."""
+    labs = []
+    while True:
+        mm = re.match(r"([A-Za-z_.$][\w.$]*|\d+):\s*", line)
+        if not mm:
+            return labs, line
+        labs.append(mm.group(1))
+        line = line[mm.end():]
+
+
+def _split_args(text):
+    """Macro call or definition arguments: separated by commas (or blanks, as gas allows)."""
+    text = text.strip()
+    if not text:
+        return []
+    if "," in text:
+        return [a.strip() for a in text.split(",")]
+    return text.split()
+
+
+def _substitute(body, params, what):
+    """Each \\name of params in the body's lines replaced (the whole name after the backslash),
+    `\\()` dropped; a \\name of no parameter is left for an enclosing .irp, as gas leaves it (one
+    left over makes the instruction unparsable, an error); \\@ and the like are errors."""
+    out = []
+    for line in body:
+        res, i = [], 0
+        while i < len(line):
+            c = line[i]
+            if c != "\\":
+                res.append(c)
+                i += 1
+                continue
+            if line.startswith("\\()", i):
+                i += 3
+                continue
+            mm = re.match(r"[A-Za-z_][\w]*", line[i + 1:])
+            if not mm:
+                raise Unsupported("asm %s: %r not modelled" % (what, line.strip()))
+            if mm.group(0) in params:
+                res.append(params[mm.group(0)])
+            else:  # not this macro's: left as it is (an enclosing .irp's, as gas does)
+                res.append(line[i:i + 1 + mm.end()])
+            i += 1 + mm.end()
+        out.append("".join(res))
+    return out
+
+
+def _collect(lines, i, opener, what):
+    """The body of the block opened at lines[i] (a .macro or .irp) up to its matching end; (body, next)."""
+    end = _DIRECTIVE_NESTING[opener]
+    depth, body, j = 1, [], i + 1
+    while j < len(lines):
+        _, rest = _peel_labels(lines[j].strip())
+        op = rest.split(None, 1)[0] if rest else ""
+        if op in _DIRECTIVE_NESTING and _DIRECTIVE_NESTING[op] == end:
+            depth += 1
+        elif op == end:
+            depth -= 1
+            if depth == 0:
+                return body, j + 1
+        body.append(lines[j])
+        j += 1
+    raise Unsupported("asm %s: %s without %s" % (what, opener, end))
+
+
+def _abs_expr(text, what):
+    """A gas absolute expression of integers: prefix - ~ !, the infix operators at gas's precedence
+    (comparisons give -1 for true, as gas does), parentheses. Anything else (a symbol) is an error."""
+    toks = re.findall(r"\s*(0x[0-9a-fA-F]+|\d+|<<|>>|==|!=|<>|<=|>=|&&|\|\||[-+*/%&|^~!<>()])", text)
+    if "".join(toks).replace(" ", "") != re.sub(r"\s+", "", text):
+        raise Unsupported("asm %s: expression %r not modelled" % (what, text))
+    toks = [t.strip() for t in toks]
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else None
+
+    def take():
+        pos[0] += 1
+        return toks[pos[0] - 1]
+
+    def unary():
+        t = take()
+        if t == "-":
+            return -unary()
+        if t == "~":
+            return ~unary()
+        if t == "!":
+            return int(unary() == 0)
+        if t == "(":
+            v = level(0)
+            if take() != ")":
+                raise Unsupported("asm %s: unbalanced %r" % (what, text))
+            return v
+        if t is None or not re.fullmatch(r"0x[0-9a-fA-F]+|\d+", t):
+            raise Unsupported("asm %s: expression %r not modelled" % (what, text))
+        return int(t, 0)
+
+    # gas's precedence (the GNU as manual, "Infix Operators"), loosest first, each level left to right
+    levels = [("&&", "||"), ("+", "-", "==", "<>", "!=", "<", ">", ">=", "<="), ("|", "&", "^", "!"),
+              ("*", "/", "%", "<<", ">>")]
+
+    def apply(op, a, b):
+        if op == "||":
+            return int(bool(a) or bool(b))
+        if op == "&&":
+            return int(bool(a) and bool(b))
+        if op in ("==", "!=", "<>", "<", ">", "<=", ">="):
+            r = {"==": a == b, "!=": a != b, "<>": a != b, "<": a < b, ">": a > b, "<=": a <= b,
+                 ">=": a >= b}[op]
+            return -1 if r else 0
+        if op in ("/", "%") and b == 0:
+            raise Unsupported("asm %s: division by zero in %r" % (what, text))
+        return {"+": a + b, "-": a - b, "&": a & b, "|": a | b, "^": a ^ b, "!": a | ~b, "*": a * b,
+                "/": int(a / b), "%": a - b * int(a / b), "<<": a << b, ">>": a >> b}[op]
+
+    def level(k):
+        if k == len(levels):
+            return unary()
+        v = level(k + 1)
+        while peek() in levels[k]:
+            op = take()
+            v = apply(op, v, level(k + 1))
+        return v
+
+    v = level(0)
+    if pos[0] != len(toks):
+        raise Unsupported("asm %s: expression %r not modelled" % (what, text))
+    return v
+
+
+def expand(lines, what="asm", macros=None, depth=0):
+    """The lines with every macro call, .irp and conditional expanded (gas's order: a line at a time,
+    a macro's body expanded when it is called, with the macros defined at that point)."""
+    if depth > 64:
+        raise Unsupported("asm %s: macros nested too deep" % what)
+    macros = {} if macros is None else macros
+    out = []
+    cond = []  # per open conditional: [this branch taken, some branch already taken, outer active]
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        i += 1
+        active = all(c[0] for c in cond)
+        labs, rest = _peel_labels(raw.strip())
+        parts = rest.split(None, 1)
+        op = parts[0] if parts else ""
+        args = parts[1].strip() if len(parts) > 1 else ""
+        if op in (".if", ".ifc", ".ifnc", ".ifeq", ".ifne"):
+            if labs:
+                raise Unsupported("asm %s: label on %r" % (what, raw.strip()))
+            if not active:
+                cond.append([False, True, False])
+                continue
+            if op == ".ifc" or op == ".ifnc":
+                if "," not in args:
+                    raise Unsupported("asm %s: %r" % (what, raw.strip()))
+                a, b = [x.strip() for x in args.split(",", 1)]
+                if any(x.startswith("'") or x.startswith('"') for x in (a, b)):
+                    raise Unsupported("asm %s: quoted .ifc strings not modelled" % what)
+                t = (a == b) == (op == ".ifc")
+            else:
+                v = _abs_expr(args, what)
+                t = v == 0 if op == ".ifeq" else v != 0
+            cond.append([t, t, True])
+            continue
+        if op == ".else":
+            if not cond or labs or args:
+                raise Unsupported("asm %s: %r" % (what, raw.strip()))
+            c = cond[-1]
+            c[0] = c[2] and not c[1]
+            c[1] = True
+            continue
+        if op == ".endif":
+            if not cond or labs or args:
+                raise Unsupported("asm %s: %r" % (what, raw.strip()))
+            cond.pop()
+            continue
+        if op in (".elseif",):
+            raise Unsupported("asm %s: %s not modelled" % (what, op))
+        if not active:
+            continue
+        if op == ".macro":
+            if labs:
+                raise Unsupported("asm %s: label on %r" % (what, raw.strip()))
+            body, i = _collect(lines, i - 1, ".macro", what)
+            head = _split_args(args) if "," in args else args.split()
+            if not head:
+                raise Unsupported("asm %s: .macro without a name" % what)
+            if "," in args:  # "NAME a, b" splits as "NAME a" then "b"
+                first = head[0].split(None, 1)
+                head = first + head[1:]
+            name, params = head[0], []
+            for p in head[1:]:
+                mm = re.fullmatch(r"([A-Za-z_]\w*)(?:\s*=\s*(.*))?", p.strip())
+                if not mm:
+                    raise Unsupported("asm %s: macro parameter %r not modelled" % (what, p))
+                params.append((mm.group(1), mm.group(2) or ""))
+            if name in macros:
+                raise Unsupported("asm %s: macro %s defined twice" % (what, name))
+            macros[name] = (params, body)
+            continue
+        if op == ".purgem":
+            if args not in macros:
+                raise Unsupported("asm %s: .purgem of %s, no such macro" % (what, args))
+            del macros[args]
+            continue
+        if op in (".irp", ".irpc", ".rept"):
+            if op != ".irp" or labs:
+                raise Unsupported("asm %s: %r not modelled" % (what, raw.strip()))
+            body, i = _collect(lines, i - 1, ".irp", what)
+            vals = _split_args(args)
+            sym = vals[0].split(None, 1) if vals else []
+            if not sym:
+                raise Unsupported("asm %s: .irp without a symbol" % what)
+            if len(sym) == 2:  # ".irp b 4,5": blank after the symbol
+                vals = [sym[1]] + vals[1:]
+            else:
+                vals = vals[1:]
+            for v in vals:
+                out += expand(_substitute(body, {sym[0]: v}, what), what, macros, depth + 1)
+            continue
+        if op in (".endm", ".endr"):
+            raise Unsupported("asm %s: %s without its opening directive" % (what, op))
+        if op in macros:
+            params, body = macros[op]
+            vals = _split_args(args)
+            if len(vals) > len(params) or any("=" in v for v in vals):
+                raise Unsupported("asm %s: call %r of macro %s not modelled" % (what, raw.strip(), op))
+            bind = {}
+            for k, (pn, default) in enumerate(params):
+                bind[pn] = vals[k] if k < len(vals) and vals[k] != "" else default
+            out += ["%s:" % lab for lab in labs]
+            out += expand(_substitute(body, bind, what), what, macros, depth + 1)
+            continue
+        out.append(raw)
+    if cond:
+        raise Unsupported("asm %s: .if without .endif" % what)
+    return out
+
+
+
 class Unit:
-    """One __asm__ statement's text laid out: items at offsets, labels, data bytes."""
+    """One __asm__ statement's text laid out: items at offsets, labels, data bytes. Its macros are
+    expanded first (expand); what it puts in .rodata (`.pushsection .rodata` .. `.popsection`) is laid
+    out after its text, 16-byte aligned (code reaches it only by its address: a symbol, @toc)."""
 
     def __init__(self, lines, name):
         self.name = name
@@ -64,25 +323,50 @@ class Unit:
         self.numeric = []    # (number, offset) in order, for 1f / 1b
         self.data = {}       # offset -> byte value
         self.size = 0
-        self.localentry = {}
-        off = 0
+        self.localentry = {}  # symbol -> its .localentry operand, and the offset the directive is at
+        self.relocs = []     # (offset, width, symbol, addend): data naming a symbol outside the unit
+        lines = expand(lines, name)
+        text, ro = [], []
+        cur = text
+        stack = []
+        for raw in lines:
+            parts = raw.strip().split(None, 1)
+            if parts and parts[0] == ".pushsection":
+                if parts[1].strip() != ".rodata":
+                    raise Unsupported("asm: section %s not modelled" % parts[1].strip())
+                stack.append(cur)
+                cur = ro
+                continue
+            if parts and parts[0] == ".popsection":
+                if not stack:
+                    raise Unsupported("asm: .popsection without .pushsection")
+                cur = stack.pop()
+                continue
+            if parts and parts[0] in (".section", ".previous", ".data", ".bss"):
+                raise Unsupported("asm: %s not modelled" % raw.strip())
+            cur.append(raw)
+        if stack:
+            raise Unsupported("asm: .pushsection without .popsection")
+        off = self._layout(text, 0, True)
+        if ro:
+            off = self._layout(ro, (off + 15) // 16 * 16, False)
+        self.size = off
+
+    def _layout(self, lines, off, code):
         for raw in lines:
             line = raw.strip()
             if not line:
                 continue
-            # labels at the start of the line: "name:", ".Lx:", "1:"
-            while True:
-                mm = re.match(r"([A-Za-z_.$][\w.$]*|\d+):\s*", line)
-                if not mm:
-                    break
-                lab = mm.group(1)
+            if "\\" in line:
+                raise Unsupported("asm: %r: a macro argument left unexpanded" % line)
+            labs, line = _peel_labels(line)
+            for lab in labs:
                 if lab.isdigit():
                     self.numeric.append((int(lab), off))
                 else:
                     if lab in self.labels:
                         raise Unsupported("asm: label %s defined twice" % lab)
                     self.labels[lab] = off
-                line = line[mm.end():]
             if not line:
                 continue
             parts = line.split(None, 1)
@@ -90,17 +374,19 @@ class Unit:
             args = parts[1].strip() if len(parts) > 1 else ""
             if op.startswith("."):
                 off = self._directive(op, args, off, raw)
+            elif not code:
+                raise Unsupported("asm: instruction in .rodata (%s)" % raw.strip())
             else:
                 self.insns[off] = (op, args, raw)
                 off += 4
-        self.size = off
+        return off
 
     def _directive(self, op, args, off, raw):
         if op in (".text", ".globl", ".hidden", ".type", ".size", ".machine"):
             return off
         if op == ".localentry":
             sym, val = [x.strip() for x in args.split(",", 1)]
-            self.localentry[sym] = val
+            self.localentry[sym] = (val, off)
             return off
         if op == ".p2align":
             n = int(args.split(",")[0])
@@ -111,12 +397,35 @@ class Unit:
         if op in (".byte", ".long", ".quad"):
             width = {".byte": 1, ".long": 4, ".quad": 8}[op]
             for tok in args.split(","):
-                v = int(tok.strip(), 0) % (1 << (8 * width))
-                for k in range(width):  # little-endian, as the assembler emits for ppc64le
-                    self.data[off + k] = (v >> (8 * k)) & 0xff
+                tok = tok.strip()
+                if re.fullmatch(r"-?(0x[0-9a-fA-F]+|\d+)", tok):
+                    v = int(tok, 0) % (1 << (8 * width))
+                    for k in range(width):  # little-endian, as the assembler emits for ppc64le
+                        self.data[off + k] = (v >> (8 * k)) & 0xff
+                else:
+                    mm = re.fullmatch(r"([A-Za-z_.$][\w.$]*)\s*-\s*(\d+[fb]|[A-Za-z_.$][\w.$]*)", tok)
+                    if not mm or width != 4:
+                        raise Unsupported("asm: data %s not modelled (%s)" % (tok, raw.strip()))
+                    # sym - label: resolved when the unit is placed (the symbol may be a C function)
+                    self.relocs.append((off, width, mm.group(1), mm.group(2)))
                 off += width
             return off
         raise Unsupported("asm: directive %s not modelled (%s)" % (op, raw.strip()))
+
+    def local_entry(self, sym):
+        """The local entry point's offset from sym (ELFv2 §3.4.1 .localentry): 0 when the function has
+        no such directive or says 1 (it neither needs nor keeps a TOC: one entry point)."""
+        if sym not in self.localentry:
+            return 0
+        val, at = self.localentry[sym]
+        if val == "1" or val == "0":
+            return 0
+        if re.fullmatch(r"\.\s*-\s*%s" % re.escape(sym), val):
+            d = at - self.labels[sym]
+            if d not in (4, 8, 16, 32, 64):
+                raise Unsupported("asm: .localentry %s is %d bytes" % (sym, d))
+            return d
+        raise Unsupported("asm: .localentry %s,%s not modelled" % (sym, val))
 
     def local_label(self, ref, at):
         """`1f`: the next numeric label 1 after offset `at`; `1b`: the last one at or before it."""
@@ -187,20 +496,45 @@ def direct_callers(module, name):
 class Placed:
     """A unit placed in one machine's memory."""
 
-    def __init__(self, mem, unit, toc):
+    def __init__(self, mem, unit, toc, functions=None):
+        """functions: name -> address of the functions outside the unit (C functions of the IR) that
+        its data names, shared by the units of one memory; each a region of its own, so that an
+        address names one function (the executor cannot branch into C code: only to its entry)."""
         self.unit = unit
         r = mem.alloc("asm text of %s" % unit.name, max(unit.size, 16))
         for off, b in unit.data.items():
             r.bits[8 * off:8 * off + 8] = B.const_bits(b, 8)
-        r.readonly = True  # .text
         self.base = r.base
         self.toc = toc
+        self.functions = {} if functions is None else functions
+        for off, width, sym, ref in unit.relocs:
+            if sym in unit.labels:
+                target = self.base + unit.labels[sym]
+            else:
+                if sym not in self.functions:
+                    self.functions[sym] = mem.alloc("function %s" % sym, 16, readonly=True).base
+                target = self.functions[sym]
+            at = unit.local_label(ref, off) if re.fullmatch(r"\d+[fb]", ref) else unit.labels.get(ref)
+            if at is None:
+                raise Unsupported("asm: %s-%s: %s unknown" % (sym, ref, ref))
+            v = target - (self.base + at)
+            if not -(1 << 31) <= v < (1 << 31):
+                raise Unsupported("asm: %s-%s does not fit a .long" % (sym, ref))
+            r.bits[8 * off:8 * off + 32] = B.const_bits(v % (1 << 32), 32)  # little-endian
+        r.readonly = True  # .text
+        self.region = r
 
     def symbol(self, name):
         if name in self.unit.labels:
             return self.base + self.unit.labels[name]
         if name == ".TOC.":
             return self.toc
+        return None
+
+    def function_at(self, addr):
+        for name, a in self.functions.items():
+            if a == addr:
+                return name
         return None
 
 
@@ -219,7 +553,10 @@ class Interp:
         self.vr = [None] * 32
         self.cr0 = None      # (lt, gt, eq, so), each 0/1 or None (unknown)
         self.ca = None
+        self.ctr = None      # the count register: an integer (public) or None (never set)
         self.entry = None
+        self.saved = None    # the nonvolatile registers' values at entry: {("r"|"v", n): bits}
+        self.zone = None     # the protected zone's region (private to this call)
 
     # -- registers
     def g(self, r):
@@ -238,11 +575,8 @@ class Interp:
         return v
 
     def setg(self, r, v):
-        if r in _NONVOLATILE_GPR:
+        if r in _FIXED_GPR or (r in _NONVOLATILE_GPR and self.saved is None):
             raise Unsupported("asm %s: writes r%d, which ELFv2 says it must preserve" % (self.u.name, r))
-        if r == 2 and self.entry is not None and self.u.localentry.get(self.entry) != "1":
-            # r2 (the TOC) may change only in a function whose .localentry says it does not keep it
-            raise Unsupported("asm %s: writes r2 without `.localentry %s,1`" % (self.u.name, self.entry))
         self.gpr[r] = B.const_bits(v & MASK64, 64) if isinstance(v, int) else v
 
     def v(self, r):
@@ -252,7 +586,7 @@ class Interp:
         return x
 
     def setv(self, r, x):
-        if r in _NONVOLATILE_VR:
+        if r in _NONVOLATILE_VR and self.saved is None:
             raise Unsupported("asm %s: writes v%d, which ELFv2 says it must preserve" % (self.u.name, r))
         assert len(x) == 128
         self.vr[r] = x
@@ -276,9 +610,10 @@ class Interp:
         label reference, optionally with @ha / @l / @h."""
         text = text.strip()
         mod = None
-        mm = re.fullmatch(r"(.*)@(ha|l|h)", text)
+        toc = False
+        mm = re.fullmatch(r"(.*?)(@toc)?@(ha|l|h)", text)
         if mm:
-            text, mod = mm.group(1), mm.group(2)
+            text, toc, mod = mm.group(1), bool(mm.group(2)), mm.group(3)
         val = 0
         for sign, term in re.findall(r"([+-]?)\s*([^+\-\s]+)", text):
             t = term.strip()
@@ -293,6 +628,8 @@ class Interp:
                 if x is None:
                     raise Unsupported("asm %s: symbol %s unknown" % (self.u.name, t))
             val = val - x if sign == "-" else val + x
+        if toc:  # sym@toc: the offset of sym from the TOC pointer (ELFv2 §3.5.3, R_PPC64_TOC16_*)
+            val -= self.p.toc
         if mod == "l":
             val = val & 0xffff
         elif mod == "ha":
@@ -309,17 +646,65 @@ class Interp:
         return s
 
     # -- run
-    def run(self, args, entry):
-        """Call the function at label entry with the IR's arguments (bit lists); returns r3 (bits)."""
+    def run(self, args, entry, direct=False, stack_args=None, tag=0):
+        """Call the function at label entry with the IR's arguments (bit lists); returns r3 (bits).
+
+        ELFv2: r2 holds the TOC (§2.2.1.1: every caller in this module has the same one); an indirect
+        call (direct=False) enters at the global entry point with r12 = its address (§2.3.2.1), a
+        direct one at the local entry point (.localentry) with r12 undefined. r1 points just above
+        a protected zone (§2.2.2.4) of its own, fresh for the call (never-written bytes read as
+        fresh atoms, so nothing the caller left there is assumed) and taken away at the return (so
+        nothing can reach it after). Each nonvolatile register r14..r31, v20..v31 starts as fresh
+        atoms (its value unknown) and must hold exactly those again at the return or tail call:
+        saving and restoring it is then proved, not assumed. Arguments past the eighth are in the
+        caller's parameter save area (stack_args): only passed on unchanged by a tail call."""
         for i, a in enumerate(args):
             if i >= 8:
                 raise Unsupported("asm: more than 8 arguments")
             if len(a) < 64:  # an int: sign-extended by the caller (ELFv2 §2.2.3)
                 a = a + [a[-1]] * (64 - len(a))
             self.gpr[3 + i] = a
-        self.gpr[12] = B.const_bits(self.p.base + self.u.labels[entry], 64)
+        self.stack_args = list(stack_args or [])
+        self.gpr[2] = B.const_bits(self.p.toc, 64)
+        start = self.u.labels[entry]
+        self.gpr[12] = B.const_bits(self.p.base + start, 64)
+        if direct and self.u.local_entry(entry):
+            # the global entry's prologue (between the entry points) must leave r2 the TOC it already
+            # holds: then entering at the local entry, as a direct call does, is the same
+            self.execute(start, stop=start + self.u.local_entry(entry))
+            if self.gpr[2] != B.const_bits(self.p.toc, 64):
+                raise Unsupported("asm %s: its global entry does not set r2 to the TOC" % entry)
+            start += self.u.local_entry(entry)
+            self.gpr[12] = None  # undefined at a direct call
         self.entry = entry
-        return self.execute(self.u.labels[entry])
+        self.zone = self.mem.alloc("protected zone of %s #%s" % (entry, tag), PROTECTED_ZONE)
+        self.gpr[1] = B.const_bits(self.zone.base + PROTECTED_ZONE, 64)
+        self.saved = {}
+        for r in _NONVOLATILE_GPR:
+            self.gpr[r] = [B.var(("asm nonvolatile", entry, tag, "r%d" % r, i)) for i in range(64)]
+            self.saved[("r", r)] = self.gpr[r]
+        for r in _NONVOLATILE_VR:
+            self.vr[r] = [B.var(("asm nonvolatile", entry, tag, "v%d" % r, i)) for i in range(128)]
+            self.saved[("v", r)] = self.vr[r]
+        self.fixed = {1: self.gpr[1], 2: self.gpr[2]}
+        return self.execute(start)
+
+    def leave(self, how):
+        """At a return or a tail call: the nonvolatile registers as they were at entry, r1 the same,
+        r2 the TOC (unless .localentry says the function does not keep it); the zone taken away."""
+        if self.saved is None:
+            return
+        for (kind, r), v in self.saved.items():
+            now = self.gpr[r] if kind == "r" else self.vr[r]
+            if now != v:
+                raise Unsupported("asm %s: at its %s %s%d does not hold its value at entry (ELFv2 nonvolatile)"
+                                  % (self.u.name, how, kind, r))
+        keeps_toc = self.u.localentry.get(self.entry, ("0", 0))[0] != "1"
+        if self.gpr[1] != self.fixed[1] or (keeps_toc and self.gpr[2] != self.fixed[2]):
+            raise Unsupported("asm %s: r1 or r2 changed at its %s" % (self.u.name, how))
+        i = self.mem.regions.index(self.zone)
+        del self.mem.regions[i]
+        del self.mem.bases[i]
 
     def execute(self, pc, stop=None):
         """Run from offset pc to a return (r3) or a tail call (its result); or, for the validation's
@@ -341,6 +726,7 @@ class Interp:
             elif r[0] == "jump":
                 pc = r[1]
             elif r[0] == "return":
+                self.leave("return")
                 return self.g(3)
             elif r[0] == "tail":
                 return r[1]
@@ -389,6 +775,83 @@ class Interp:
         ea = (self.ra0(ra) + d) & MASK64
         self.mem.store(ea, self.g(rs)[0:32])
 
+    def _dform(self, text, pc, ds):
+        """D(RA) (ds: the DS form, D a multiple of 4) -> EA = (RA|0) + EXTS(D)."""
+        mm = re.fullmatch(r"(.+)\((\d+)\)", text.strip())
+        if not mm:
+            raise Unsupported("asm %s: operand %s not modelled" % (self.u.name, text))
+        d, ra = self.simm(mm.group(1), pc), int(mm.group(2))
+        if ds and d % 4:
+            raise Unsupported("asm %s: DS-form offset %d not a multiple of 4" % (self.u.name, d))
+        return (self.ra0(ra) + d) & MASK64
+
+    def i_std(self, o, pc):  # 3.3.3 (DS-form): EA <- (RA|0) + EXTS(DS || 0b00); MEM(EA, 8) <- (RS)
+        self.mem.store(self._dform(o[1], pc, True), self.g(int(o[0])))
+
+    def i_ld(self, o, pc):  # 3.3.2 (DS-form): EA <- (RA|0) + EXTS(DS || 0b00); RT <- MEM(EA, 8)
+        self.setg(int(o[0]), self.mem.load(self._dform(o[1], pc, True), 8))
+
+    def i_lwz(self, o, pc):  # 3.3.2: EA <- (RA|0) + EXTS(D); RT <- 32 zeros || MEM(EA, 4)
+        self.setg(int(o[0]), self.mem.load(self._dform(o[1], pc, False), 4) + [B.ZERO] * 32)
+
+    def i_lwax(self, o, pc):  # 3.3.2 (X-form): EA <- (RA|0) + (RB); RT <- EXTS(MEM(EA, 4))
+        ea = (self.ra0(int(o[1])) + self.gval(int(o[2]), "address")) & MASK64
+        w = self.mem.load(ea, 4)
+        self.setg(int(o[0]), w + [w[31]] * 32)
+
+    def i_add(self, o, pc):  # 3.3.9: RT <- (RA) + (RB)
+        self.setg(int(o[0]), B.add(self.g(int(o[1])), self.g(int(o[2]))))
+
+    def i_mulli(self, o, pc):  # 3.3.9: prod0:127 <- (RA) x EXTS(SI); RT <- prod64:127
+        self.setg(int(o[0]), self.gval(int(o[1]), "mulli") * self.simm(o[2], pc))
+
+    def _rotl_mask(self, rs, sh, mb, me):
+        """ISA 3.3.14: r <- ROTL64((RS), sh); m <- MASK(mb, me) (ISA bit numbers, 0 the most
+        significant; mb > me wraps); r & m. On the bits (least significant first), any value."""
+        v = self.g(rs)
+        r = [v[(i - sh) % 64] for i in range(64)]  # ROTL64: bit i of the result is bit i - sh
+        keep = set()
+        k = mb
+        while True:
+            keep.add(63 - k)  # ISA bit k is bit 63 - k here
+            if k == me:
+                break
+            k = (k + 1) % 64
+        return [r[i] if i in keep else B.ZERO for i in range(64)]
+
+    def _rc(self, v):
+        """Rc = 1: CR0 from the result (signed compare with 0; SO unknown); a secret result leaves
+        CR0 unknown, so a branch on it is an error."""
+        c = B.const_value(v)
+        if c is None:
+            self.cr0 = None
+        else:
+            self.set_cr0_signed(c)
+
+    def _imm6(self, t, pc):
+        v = self.expr(t, pc)
+        if not 0 <= v < 64:
+            raise Unsupported("asm %s: shift %s out of range" % (self.u.name, t))
+        return v
+
+    def i_rldicl(self, o, pc):  # rldicl RA,RS,SH,MB: RA <- ROTL64((RS), SH) & MASK(MB, 63)
+        self.setg(int(o[0]), self._rotl_mask(int(o[1]), self._imm6(o[2], pc), self._imm6(o[3], pc), 63))
+
+    def i_srdi(self, o, pc):  # extended mnemonic: rldicl RA,RS,64-n,n
+        n = self._imm6(o[2], pc)
+        self.setg(int(o[0]), self._rotl_mask(int(o[1]), (64 - n) % 64, n, 63))
+
+    def i_srdi_dot(self, o, pc):  # rldicl. RA,RS,64-n,n (Rc = 1)
+        self.i_srdi(o, pc)
+        self._rc(self.g(int(o[0])))
+
+    def i_sldi(self, o, pc):  # extended mnemonic: rldicr RA,RS,n,63-n: RA <- ROTL64((RS), n) & MASK(0, 63-n)
+        n = self._imm6(o[2], pc)
+        self.setg(int(o[0]), self._rotl_mask(int(o[1]), n, 0, 63 - n))
+
+    def i_mtctr(self, o, pc):  # mtspr 9,RS: CTR <- (RS); a count the branches use: public
+        self.ctr = self.gval(int(o[0]), "branch count (mtctr)")
+
     # ---- branches (ISA Book I chapter 2) --------------------------------------------------------
     def _target(self, t, pc):
         t = t.strip()
@@ -403,7 +866,12 @@ class Interp:
         if t is not None:
             return ("jump", t)
         # a branch out of the function's text: a tail call of a C function (LR is the caller's)
-        name = o[0].strip()
+        return self.tail(o[0].strip())
+
+    def tail(self, name):
+        """A tail call of the C function name: r3.. (and the caller's stack arguments, untouched) are
+        its arguments, its result this function's; ELFv2's nonvolatile registers must be restored."""
+        self.leave("tail call")
         f = self.m.m.functions.get(name) if hasattr(self.m, "m") else None
         if f is None:
             if hasattr(self.m, "tail_call"):
@@ -412,7 +880,13 @@ class Interp:
         args = []
         for i, (ty, _) in enumerate(f.params):
             w = self.m.m.bits(ty)
-            args.append(self.g(3 + i)[:w])
+            if i < 8:
+                args.append(self.g(3 + i)[:w])
+            elif i - 8 < len(self.stack_args):
+                args.append(self.stack_args[i - 8])
+            else:
+                raise Unsupported("asm %s: tail call of %s with more arguments than it was given"
+                                  % (self.u.name, name))
         return ("tail", self.m.call(name, args))
 
     def _bc(self, o, pc, bit, value):
@@ -434,6 +908,39 @@ class Interp:
     def i_beq(self, o, pc):  # bc 12,2
         return self._bc(o, pc, 2, 1)
 
+    def i_bgt(self, o, pc):  # bc 12,1: branch if CR0.GT = 1
+        return self._bc(o, pc, 1, 1)
+
+    def i_ble(self, o, pc):  # bc 4,1: branch if CR0.GT = 0
+        return self._bc(o, pc, 1, 0)
+
+    def i_bdnz(self, o, pc):  # bc 16,0: CTR <- CTR - 1; branch if CTR != 0
+        t = self._target(o[0], pc)
+        if t is None:
+            raise Unsupported("asm: bdnz out of the function")
+        if self.ctr is None:
+            raise Unsupported("asm %s: bdnz with CTR never set" % self.u.name)
+        self.ctr = (self.ctr - 1) & MASK64
+        return ("jump", t) if self.ctr != 0 else None
+
+    def i_bctr(self, o, pc):  # bcctr 20,0: NIA <- CTR & ~3 (a branch through a register: a tail call)
+        if self.ctr is None:
+            raise Unsupported("asm %s: bctr with CTR never set" % self.u.name)
+        return self.branch_to(self.ctr & ~3 & MASK64)
+
+    def branch_to(self, addr):
+        """A branch to an address: a label of this text, or (ELFv2) a tail call of the C function whose
+        address it is (the IR function, entered at its global entry with r12 = its address)."""
+        off = addr - self.p.base
+        if 0 <= off < self.u.size and off in self.u.insns:
+            return ("jump", off)
+        name = self.p.function_at(addr)
+        if name is None:
+            raise Unsupported("asm %s: branch to %#x, no instruction or function there" % (self.u.name, addr))
+        if self.gpr[12] is None or B.const_value(self.gpr[12]) != addr:
+            raise Unsupported("asm %s: branch to %s with r12 not its address" % (self.u.name, name))
+        return self.tail(name)
+
     def i_blr(self, o, pc):
         return ("return",)
 
@@ -441,9 +948,8 @@ class Interp:
     def _ea(self, o):
         return (self.ra0(int(o[1])) + self.gval(int(o[2]), "address")) & MASK64
 
-    @staticmethod
-    def _xt(x):
-        x = int(x)
+    def _xt(self, x):
+        x = self.expr(x, 0)  # a number, or 32+n
         if x < 32:
             raise Unsupported("asm: VSX register %d (a floating-point register) not modelled" % x)
         return x - 32
@@ -477,6 +983,9 @@ class Interp:
         self.setv(int(o[0]), f(self.v(int(o[1])), self.v(int(o[2]))))
 
     def i_vxor(self, o, pc):
+        if int(o[1]) == int(o[2]):  # vxor t,a,a: zero whatever a holds (read or not: the idiom)
+            self.setv(int(o[0]), B.const_bits(0, 128))
+            return
         self._v3(o, P.vxor)
 
     def i_vadduwm(self, o, pc):
@@ -496,6 +1005,21 @@ class Interp:
 
     def i_vpmsumd(self, o, pc):
         self._v3(o, P.vpmsumd)
+
+    def i_vpermxor(self, o, pc):  # 6.11: the selector must be constant (it is: a table mask)
+        self.setv(int(o[0]), P.vpermxor(self.v(int(o[1])), self.v(int(o[2])), self.v(int(o[3]))))
+
+    def i_xxpermdi(self, o, pc):
+        """7.6 xxpermdi XT,XA,XB,DM: XT <- (XA doubleword DM[0]) || (XB doubleword DM[1]) (ISA
+        numbering: doubleword 0 the most significant, bits [64, 128) here)."""
+        dm = self.expr(o[3], pc)
+        if not 0 <= dm < 4:
+            raise Unsupported("asm: xxpermdi %d" % dm)
+        a, b = self.v(self._xt(o[1])), self.v(self._xt(o[2]))
+
+        def dw(x, k):
+            return x[64:128] if k == 0 else x[0:64]
+        self.setv(self._xt(o[0]), dw(b, dm & 1) + dw(a, dm >> 1))
 
     def i_vsbox(self, o, pc):
         self.setv(int(o[0]), P.vsbox(self.v(int(o[1]))))
@@ -533,13 +1057,20 @@ def externals(module):
         def run(m, args, name=name):
             placed = m.__dict__.setdefault("_asm_placed", {})  # laid out once per machine (memory)
             if name not in placed:
-                if direct_callers(m.m, name):
-                    raise Unsupported("asm %s is called directly by %s: r12 would not hold its address"
-                                      % (name, direct_callers(m.m, name)))
                 if "@.TOC." not in placed:
                     placed["@.TOC."] = m.mem.alloc("@.TOC.", 16).base
-                placed[name] = Placed(m.mem, find_unit(m.m.module_asm, name), placed["@.TOC."])
-            r3 = Interp(m, placed[name]).run(args, name)
-            return r3[:32]  # the IR's int result: the low word of r3
+                    placed["@functions"] = {}
+                placed[name] = Placed(m.mem, find_unit(m.m.module_asm, name), placed["@.TOC."],
+                                      placed["@functions"])
+            # a function the IR calls directly is entered at its local entry (r12 is not its address
+            # then); one with indirect calls only, at its global entry with r12 set
+            direct = bool(direct_callers(m.m, name))
+            ft = m.m.functions.get(name)
+            nparams = len(ft.params) if ft is not None else len(args)
+            calls = placed.setdefault("@calls", [0])
+            calls[0] += 1
+            r3 = Interp(m, placed[name]).run(args[:8], name, direct=direct, stack_args=args[8:nparams],
+                                             tag=calls[0])
+            return r3[:32] if r3 is not None else r3  # the IR's int result: the low word of r3
         out[name] = run
     return out

@@ -374,7 +374,10 @@ def _unescape(s):
     out = bytearray()
     i = 0
     while i < len(s):
-        if s[i] == "\\" and i + 2 < len(s) + 1 and re.fullmatch(r"[0-9A-Fa-f]{2}", s[i + 1:i + 3]):
+        if s[i] == "\\" and s[i + 1:i + 2] == "\\":  # LLVM's \\: one backslash (gas macro arguments)
+            out.append(0x5c)
+            i += 2
+        elif s[i] == "\\" and i + 2 < len(s) + 1 and re.fullmatch(r"[0-9A-Fa-f]{2}", s[i + 1:i + 3]):
             out.append(int(s[i + 1:i + 3], 16))
             i += 3
         else:

@@ -13,6 +13,9 @@
  *   K IMPL LEN KEY             vg_<IMPL>_aes_expand_key(sched, KEY, LEN, 0) through a pointer (so r12
  *                              is its address, as ELFv2 has for indirect calls); prints r3 and the
  *                              256 schedule bytes (0xa5 before)
+ *   G IMPL DIR R N SEED        vg_<IMPL>_gcm_<DIR>_stitched_<R>(sched, hkey, counter, acc, in, out, N) on
+ *                              bytes from xorshift64 (SEED; gcm_inputs, mirrored by the script); prints
+ *                              out, counter and acc
  */
 #include <altivec.h>
 #include <stddef.h>
@@ -45,6 +48,34 @@ int vg_power9_aes_expand_key(void *sched, const uint8_t *key, size_t key_len, in
 int (*volatile vg_expand_p8)(void *, const uint8_t *, size_t, int) = vg_power8_aes_expand_key;
 int (*volatile vg_expand_p9)(void *, const uint8_t *, size_t, int) = vg_power9_aes_expand_key;
 
+#define GCM_FNS(impl)                                                                                   \
+    void vg_##impl##_gcm_seal_stitched_10(GCM_ARGS); void vg_##impl##_gcm_open_stitched_10(GCM_ARGS);     \
+    void vg_##impl##_gcm_seal_stitched_12(GCM_ARGS); void vg_##impl##_gcm_open_stitched_12(GCM_ARGS);     \
+    void vg_##impl##_gcm_seal_stitched_14(GCM_ARGS); void vg_##impl##_gcm_open_stitched_14(GCM_ARGS);
+#define GCM_ARGS const void *, const void *, uint8_t *, uint8_t *, const uint8_t *, uint8_t *, size_t
+GCM_FNS(power8)
+GCM_FNS(power9)
+static void (*const gcm_fns[2][2][3])(GCM_ARGS) = {
+    {{vg_power8_gcm_seal_stitched_10, vg_power8_gcm_seal_stitched_12, vg_power8_gcm_seal_stitched_14},
+     {vg_power8_gcm_open_stitched_10, vg_power8_gcm_open_stitched_12, vg_power8_gcm_open_stitched_14}},
+    {{vg_power9_gcm_seal_stitched_10, vg_power9_gcm_seal_stitched_12, vg_power9_gcm_seal_stitched_14},
+     {vg_power9_gcm_open_stitched_10, vg_power9_gcm_open_stitched_12, vg_power9_gcm_open_stitched_14}}};
+/* the stitched loops' inputs: validate_ppc64le.py's gcm_inputs draws the same bytes */
+#define GCM_MAXB 40
+static _Alignas(16) unsigned char g_sched[256], g_hkey[640], g_ctr[16], g_acc[16], g_in[16 * GCM_MAXB + 16],
+    g_out[16 * GCM_MAXB + 16];
+static uint64_t g_rs;
+static unsigned char g_byte(void)
+{
+    g_rs ^= g_rs << 13;
+    g_rs ^= g_rs >> 7;
+    g_rs ^= g_rs << 17;
+    return (unsigned char)(g_rs >> 32);
+}
+static void g_fill(unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) p[i] = g_byte();
+}
 static struct state st;
 static _Alignas(16) unsigned char key_buf[64];
 static _Alignas(16) unsigned char sched_buf[256];
@@ -113,7 +144,8 @@ int main(void)
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     while (fgets(line, sizeof line, stdin)) {
         unsigned char a[16], b[16], c[16], r[16];
-        long n;
+        long n, nb;
+        unsigned long seed;
         if (line[0] == 'B') {
             printf("%lx %lx %lx %lx\n", (unsigned long)(uintptr_t)st.mem, (unsigned long)(uintptr_t)key_buf,
                    (unsigned long)(uintptr_t)sched_buf, (unsigned long)(uintptr_t)buf);
@@ -140,6 +172,25 @@ int main(void)
             int ret = (!strcmp(op, "power9") ? vg_expand_p9 : vg_expand_p8)(sched_buf, key_buf, (size_t)n, 0);
             printf("%d ", ret);
             hex_out(sched_buf, sizeof sched_buf);
+            printf("\n");
+        } else if (line[0] == 'G' && sscanf(line + 1, "%31s %71s %ld %ld %lu", op, h2, &n, &nb, &seed) == 5) {
+            int impl = !strcmp(op, "power9"), dir = !strcmp(h2, "open");
+            if ((n != 10 && n != 12 && n != 14) || nb < 0 || nb > GCM_MAXB || seed == 0) return 2;
+            g_rs = seed;
+            size_t ioff = seed % 8, ooff = (seed / 8) % 8;
+            g_fill(g_sched, 240);
+            g_fill(g_hkey, sizeof g_hkey);
+            g_fill(g_ctr, 16);
+            if (seed % 3 == 0) memset(g_ctr + 12, 0xff, 3), g_ctr[15] = 0xf8; /* inc32 wraps within the call */
+            g_fill(g_acc, 16);
+            g_fill(g_in + ioff, 16 * (size_t)nb);
+            memset(g_out, 0xa5, sizeof g_out);
+            gcm_fns[impl][dir][(n - 10) / 2](g_sched, g_hkey, g_ctr, g_acc, g_in + ioff, g_out + ooff, (size_t)nb);
+            hex_out(g_out + ooff, 16 * (size_t)nb);
+            printf(" ");
+            hex_out(g_ctr, 16);
+            printf(" ");
+            hex_out(g_acc, 16);
             printf("\n");
         } else {
             return 2;

@@ -112,6 +112,29 @@ def _snippets():
     add("vxor 1,1,5\nvadduwm 2,2,2\nvadduwm 3,4,5")
     add("vspltw 4,1,3\nvspltw 5,1,0\nvspltw 6,1,1\nvspltw 7,1,2")
     add("vspltisw 8,0\nvspltisw 9,-16\nvspltisw 0,15\nvspltisw 3,-1\nvspltisw 4,7")
+    # power8_gcm.c's stitched loops and short-message dispatch
+    add("std 5,8(3)\nstd 6,-16(4)\nld 7,8(3)\nld 8,-8(4)\nld 9,0(3)",
+        lambda r, b, i: {3: b + 8 * r.randrange(28), 4: b + 16 + 8 * r.randrange(29)})
+    add("lwz 5,240(3)\nlwz 6,-4(4)\nlwz 7,2(3)",
+        lambda r, b, i: {3: b, 4: b + 4 + r.randrange(200)})
+    add("lwax 5,4,6\nlwax 7,0,4\nlwax 8,4,9",
+        lambda r, b, i: {4: b + 64 + r.randrange(64), 6: r.randrange(-60, 60) % (1 << 64),
+                         9: r.randrange(-60, 60) % (1 << 64)})
+    add("add 5,6,7\nadd 8,8,8\nadd 9,0,10", lambda r, b, i: {6: edge64(r, 40)[i % 59], 7: edge64(r, 40)[(i * 7) % 59]})
+    add("mulli 5,6,12\nmulli 7,8,-3\nmulli 9,10,32767", lambda r, b, i: {6: edge64(r, 40)[i % 59]})
+    for sh, mb in ((0, 60), (4, 0), (60, 4), (13, 7), (0, 0), (63, 63)):
+        add("rldicl 5,6,%d,%d\nrldicl 7,7,%d,%d" % (sh, mb, 64 - sh if sh else 0, mb), lambda r, b, i: {6: edge64(r, 40)[i % 59]})
+    for n in (1, 4, 63):
+        add("srdi 5,6,%d\nsldi 7,6,%d\nsldi 8,8,%d" % (n, n, 64 - n), lambda r, b, i: {6: edge64(r, 40)[i % 59]})
+    add("srdi. 9,9,4", lambda r, b, i: {9: ([0, 15, 16, 17, 255, 256, (1 << 64) - 1, 1 << 63] + edge64(r, 40))[i % 67]})
+    add("srdi. 9,9,4\nbeq 1f\nli 3,1\n1:", lambda r, b, i: {9: [0, 15, 16, 17, 255][i % 5]})
+    add("li 5,0\nmtctr 6\n1:\taddi 5,5,3\nbdnz 1b", lambda r, b, i: {6: 1 + i % 20})
+    add("cmpldi 9,8\nbgt 1f\nli 3,1\n1:\tcmpldi 10,7\nble 2f\nli 4,1\n2:",
+        lambda r, b, i: {9: [7, 8, 9, 0, (1 << 64) - 1][i % 5], 10: [6, 7, 8, 0, 1 << 63][(i // 5) % 5]})
+    add("lxvw4x 32+5,0,4\nstxvw4x 32+6,4,6", lambda r, b, i: {4: b + r.randrange(200), 6: 16})
+    add("lxvb16x 32+5,0,4\nstxvb16x 32+6,4,6", lambda r, b, i: {4: b + r.randrange(200), 6: 16}, "power9")
+    add("vpermxor 1,2,3,4\nvpermxor 5,6,7,3\nvpermxor 8,8,9,6")
+    add("xxpermdi 32+1,32+2,32+3,0\nxxpermdi 36,37,38,3\nxxpermdi 39,33,34,1\nxxpermdi 40,41,35,2")
     return [(t % {"k": k} if "%(k)" in t else t, cpu, setup) for k, (t, cpu, setup) in enumerate(out)]
 
 
@@ -166,6 +189,9 @@ def build(bdir):
     cc([CC] + lib + ["-c", os.path.join(ROOT, "src", "ppc64le", "power8_aes.c")], "power8_aes.o")
     cc([CC] + lib + ["-DP8_POWER9=1", "-c", os.path.join(ROOT, "src", "ppc64le", "power8_aes.c")], "power9_aes.o")
     cc([CC] + lib + ["-c", os.path.join(ROOT, "src", "util.c")], "util.o")
+    # the GCM stitched loops likewise
+    cc([CC] + lib + ["-c", os.path.join(ROOT, "src", "ppc64le", "power8_gcm.c")], "power8_gcm.o")
+    cc([CC] + lib + ["-DP8_POWER9=1", "-c", os.path.join(ROOT, "src", "ppc64le", "power8_gcm.c")], "power9_gcm.o")
     subprocess.run([CC, "-static", "-o", exe] + objs, check=True)
     return exe
 
@@ -207,6 +233,46 @@ class FakeMachine:
             self.mem.store(sched + 16 * r, [b for i in range(16) for b in k[8 * (15 - i):8 * (16 - i)]])
         self.mem.store(sched + 240, B.const_bits(24, 32))
         return B.const_bits(0, 64)
+
+
+def gcm_inputs(seed, nb):
+    """The stitched loop's inputs as ppc64le_insn.c's G draws them (xorshift64 from seed)."""
+    st = [seed]
+
+    def byte():
+        x = st[0]
+        x ^= (x << 13) & ((1 << 64) - 1)
+        x ^= x >> 7
+        x ^= (x << 17) & ((1 << 64) - 1)
+        st[0] = x
+        return (x >> 32) & 0xff
+
+    def fill(n):
+        return bytes(byte() for _ in range(n))
+    sched, hkey, ctr, acc = fill(240), fill(640), bytearray(fill(16)), fill(16)
+    if seed % 3 == 0:
+        ctr[12:16] = b"\xff\xff\xff\xf8"
+    return sched, hkey, bytes(ctr), acc, fill(16 * nb)
+
+
+def gcm_run(unit, name, nb, seed):
+    """The interpreter on the stitched loop, called directly (local entry) as gcm_seal_blocks does."""
+    sched, hkey, ctr, acc, data = gcm_inputs(seed, nb)
+    fm = FakeMachine()
+    ioff, ooff = seed % 8, (seed // 8) % 8
+    regions = {}
+    for what, content in (("sched", sched + bytes(16)), ("hkey", hkey), ("ctr", ctr), ("acc", acc),
+                          ("in", bytes(ioff) + data + bytes(16)), ("out", bytes([0xa5]) * (16 * nb + 16))):
+        r = fm.mem.alloc(what, len(content))
+        r.bits = bits_of(content)
+        regions[what] = r.base
+    placed = AS.Placed(fm.mem, unit, fm.mem.alloc("@.TOC.", 16).base)
+    args = [regions["sched"], regions["hkey"], regions["ctr"], regions["acc"], regions["in"] + ioff,
+            regions["out"] + ooff, nb]
+    AS.Interp(fm, placed).run([B.const_bits(a, 64) for a in args], name, direct=True)
+    out = bytes_of(fm.mem.load(regions["out"] + ooff, 16 * nb)) if nb else b""
+    return "%s %s %s" % (out.hex(), bytes_of(fm.mem.load(regions["ctr"], 16)).hex(),
+                         bytes_of(fm.mem.load(regions["acc"], 16)).hex())
 
 
 def flip(bs, op):
@@ -362,9 +428,28 @@ def main():
                 # power8's is the POWER8 code: run it on both CPUs; power9's on the POWER9
                 key_cases[impl].append(("K %s %d %s" % (impl, kl, key.hex()), check))
 
-    runs = {"power8": cases + snippet_cases["power8"] + key_cases["power8"],
+    # -- the GCM stitched loops, whole (macro expansion, layout, the protected zone, the nonvolatile
+    # registers restored): every count of blocks class (none, tail only, 8 + tail, whole groups, both)
+    gcm_cases = {"power8": [], "power9": []}
+    for impl in ("power8", "power9"):
+        for rounds in (10, 12, 14):
+            for d in ("seal", "open"):
+                name = "vg_%s_gcm_%s_stitched_%d" % (impl, d, rounds)
+                unit = AS.find_unit(module.module_asm, name)
+                nbs = [0, 1, 7, 8, 9, 16, 17, 24, 33] if rounds == 10 else [0, 3, 8, 16, 25]
+                for k, nb in enumerate(nbs):
+                    seed = rnd.getrandbits(62) | 1
+                    seed = seed - seed % 3 + (k % 3) or 1  # a third of them wrap the counter's word
+
+                    def check(out, impl=impl, name=name, unit=unit, nb=nb, seed=seed):
+                        got = gcm_run(unit, name, nb, seed)
+                        note("asm %s (whole)" % name.replace(impl, "<impl>"), got == out,
+                             "%d blocks, seed %d: model %s, instruction %s" % (nb, seed, got[-64:], out[-64:]))
+                    gcm_cases[impl].append(("G %s %s %d %d %d" % (impl, d, rounds, nb, seed), check))
+
+    runs = {"power8": cases + snippet_cases["power8"] + key_cases["power8"] + gcm_cases["power8"],
             "power9": cases + snippet_cases["power8"] + snippet_cases["power9"] + key_cases["power8"]
-            + key_cases["power9"]}
+            + key_cases["power9"] + gcm_cases["power8"] + gcm_cases["power9"]}
     for cpu, cs in runs.items():
         out = qemu(exe, cpu, "".join(line + "\n" for line, _ in cs))
         if len([x for x in out if x]) != len(cs):
