@@ -189,8 +189,13 @@ def _abs_expr(text, what):
         if k == len(levels):
             return unary()
         v = level(k + 1)
+        kinds = set()
         while peek() in levels[k]:
             op = take()
+            kinds.add(op in ("+", "-"))
+            if len(kinds) > 1:
+                # the manual puts + - and the comparisons on one level; not relied on: parenthesize
+                raise Unsupported("asm %s: %r mixes + - with a comparison" % (what, text))
             v = apply(op, v, level(k + 1))
         return v
 
