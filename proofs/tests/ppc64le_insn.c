@@ -16,6 +16,9 @@
  *   G IMPL DIR R N SEED        vg_<IMPL>_gcm_<DIR>_stitched_<R>(sched, hkey, counter, acc, in, out, N) on
  *                              bytes from xorshift64 (SEED; gcm_inputs, mirrored by the script); prints
  *                              out, counter and acc
+ *   D K KEYLEN AADLEN LEN      dispatch copy K (vg_vdisp_K: power8_gcm.c's gcm_seal_short/_open_short
+ *                              text with the kernels renamed to stubs returning their table index) with
+ *                              KEYLEN in the schedule, through a pointer; prints the index it reached
  */
 #include <altivec.h>
 #include <stddef.h>
@@ -76,6 +79,11 @@ static void g_fill(unsigned char *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) p[i] = g_byte();
 }
+/* the dispatch copies: validate_ppc64le.py writes them into the snippets' file */
+typedef long (*disp_fn)(void *, const void *, const void *, const void *, size_t, const void *, void *, size_t,
+                        void *);
+extern disp_fn const vg_vdisps[];
+extern const int vg_ndisps;
 static struct state st;
 static _Alignas(16) unsigned char key_buf[64];
 static _Alignas(16) unsigned char sched_buf[256];
@@ -144,7 +152,7 @@ int main(void)
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     while (fgets(line, sizeof line, stdin)) {
         unsigned char a[16], b[16], c[16], r[16];
-        long n, nb;
+        long n, nb, aad;
         unsigned long seed;
         if (line[0] == 'B') {
             printf("%lx %lx %lx %lx\n", (unsigned long)(uintptr_t)st.mem, (unsigned long)(uintptr_t)key_buf,
@@ -192,6 +200,12 @@ int main(void)
             printf(" ");
             hex_out(g_acc, 16);
             printf("\n");
+        } else if (line[0] == 'D' && sscanf(line + 1, "%ld %ld %ld %lu", &n, &nb, &aad, &seed) == 4) {
+            if (n < 0 || n >= vg_ndisps) return 2;
+            uint32_t kl = (uint32_t)nb;
+            memcpy(sched_buf + 240, &kl, 4);
+            long idx = vg_vdisps[n](sched_buf, 0, 0, 0, (size_t)aad, 0, 0, (size_t)seed, 0);
+            printf("%ld\n", idx);
         } else {
             return 2;
         }

@@ -23,6 +23,7 @@ Needs powerpc64le-linux-gnu-gcc, its libc (static), clang-14 and qemu-ppc64le (s
 """
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -141,7 +142,33 @@ def _snippets():
 SNIPPETS = _snippets()
 
 
-def write_snippets(path_s, path_c):
+def dispatch_copies(module):
+    """power8_gcm.c's short-message dispatch as the IR has it (gcm_seal_short, gcm_open_short of power8
+    and power9), each renamed vg_vdisp_K, its 27 kernels renamed to stubs vg_vstub_I (I the table
+    index) that return I: [(K's text lines, name, {stub: index})]."""
+    out = []
+    for impl in ("power8", "power9"):
+        for d in ("seal", "open"):
+            name = "vg_%s_gcm_%s_short" % (impl, d)
+            lines = next(u for u in AS.units(module.module_asm) if any(x.strip() == name + ":" for x in u))
+            new = "vg_vdisp_%d" % len(out)
+            targets = []
+            for x in lines:
+                mm = re.match(r"\s*\.long\s+([\w.]+)-1b\s*$", x)
+                if mm:
+                    targets.append(mm.group(1))
+            stubs = {t: "vg_vstub_%d" % i for i, t in enumerate(targets)}
+            text = []
+            for x in lines:
+                x = re.sub(r"\b%s\b" % re.escape(name), new, x)
+                for t, st in stubs.items():
+                    x = re.sub(r"\b%s\b" % re.escape(t), st, x)
+                text.append(x)
+            out.append((text, new, {st: i for i, st in enumerate(stubs.values())}))
+    return out
+
+
+def write_snippets(path_s, path_c, disp):
     lines = [".text", ".machine power9"]
     for k, (text, _, _) in enumerate(SNIPPETS):
         name = "vg_snip_%d" % k
@@ -157,6 +184,12 @@ def write_snippets(path_s, path_c):
             lines += ["li 0,%d" % (ST_VR + 16 * v), "stvx %d,11,0" % v]
         lines += ["mfcr 0", "std 0,%d(11)" % ST_CR, "mfxer 0", "std 0,%d(11)" % ST_XER, "blr",
                   ".size %s,.-%s" % (name, name)]
+    nstubs = max((len(st) for _, _, st in disp), default=0)
+    for i in range(nstubs):
+        lines += [".globl vg_vstub_%d" % i, ".type vg_vstub_%d,@function" % i, "vg_vstub_%d:" % i,
+                  "li 3,%d" % i, "blr", ".size vg_vstub_%d,.-vg_vstub_%d" % (i, i)]
+    for text, _, _ in disp:
+        lines += text
     with open(path_s, "w") as f:
         f.write("\n".join(lines) + "\n")
     with open(path_c, "w") as f:
@@ -166,12 +199,17 @@ def write_snippets(path_s, path_c):
         f.write("void (*const vg_snips[])(struct state *) = {%s};\n"
                 % ", ".join("vg_snip_%d" % k for k in range(len(SNIPPETS))))
         f.write("const int vg_nsnips = %d;\n" % len(SNIPPETS))
+        f.write("typedef long (*disp_fn)(void);\n")
+        for _, name, _ in disp:
+            f.write("long %s(void);\n" % name)
+        f.write("disp_fn const vg_vdisps[] = {%s};\n" % ", ".join(name for _, name, _ in disp))
+        f.write("const int vg_ndisps = %d;\n" % len(disp))
 
 
-def build(bdir):
+def build(bdir, disp):
     os.makedirs(bdir, exist_ok=True)
     exe = os.path.join(bdir, "ppc64le_insn")
-    write_snippets(os.path.join(bdir, "snips.s"), os.path.join(bdir, "snips_table.c"))
+    write_snippets(os.path.join(bdir, "snips.s"), os.path.join(bdir, "snips_table.c"), disp)
     lib = ["-O3", "-DNDEBUG", "-std=c11", "-fvisibility=hidden", "-I", os.path.join(ROOT, "include"),
            "-I", os.path.join(ROOT, "src")]
     objs = []
@@ -221,6 +259,10 @@ class FakeMachine:
         return r
 
     def tail_call(self, name, interp):
+        if name.startswith("vg_vstub_"):  # the dispatch's stubs: return their index
+            self.tail_calls.append((name, [B.const_value(interp.g(r)) for r in range(3, 11)]
+                                    + [B.const_value(a) for a in interp.stack_args]))
+            return B.const_bits(int(name[len("vg_vstub_"):]), 64)
         # vg_power8/9_aes_expand_key_192(sched, key): the C function (validated by running the whole
         # call on qemu); computed here from the spec with the power8 layout
         sched = B.const_value(interp.g(3))
@@ -293,12 +335,13 @@ def main():
             r[0] = B.bnot(r[0])
             return r
         setattr(P, BREAK, broken)  # the interpreter's use of the model (module attribute)
-    exe = build(bdir)
+    # the IR the proofs read (its per-file cache shared with prove.obligations; the module of its own)
+    module = build_ir.module(ROOT, os.path.join(bdir, "ir"), "ppc64le", ir_cache=os.path.join(build_dir, "ir"))
+    disp = dispatch_copies(module)
+    exe = build(bdir, disp)
     rnd = random.Random(20261206)
     base_line = qemu(exe, "power8", "B\n")[0].split()
     st_mem, key_addr, sched_addr, buf_addr = (int(x, 16) for x in base_line)
-    # the IR the proofs read (its per-file cache shared with prove.obligations; the module of its own)
-    module = build_ir.module(ROOT, os.path.join(bdir, "ir"), "ppc64le", ir_cache=os.path.join(build_dir, "ir"))
 
     cases = []  # (cpu set, line, checker)
     checked = {}
@@ -446,6 +489,28 @@ def main():
                         note("asm %s (whole)" % name.replace(impl, "<impl>"), got == out,
                              "%d blocks, seed %d: model %s, instruction %s" % (nb, seed, got[-64:], out[-64:]))
                     gcm_cases[impl].append(("G %s %s %d %d %d" % (impl, d, rounds, nb, seed), check))
+
+    # -- the short-message dispatch, whole: which kernel each (key, AAD, data) length reaches, and the
+    # arguments (r3..r10 and the stack's) passed on untouched, through the TOC-relative table and bctr
+    for k, (text, dname, stubs) in enumerate(disp):
+        unit = AS.Unit(text, dname)
+        for kl in (16, 24, 32):
+            for aad in (0, 1, 15, 16, 17, 32, 33, 48, 49, 63, 64):
+                for ln in (0, 1, 15, 16, 17, 32, 47, 48, 80, 95, 96, 97, 111, 112, 113, 128, 200, 224):
+                    def check(out, unit=unit, dname=dname, stubs=stubs, kl=kl, aad=aad, ln=ln):
+                        fm = FakeMachine()
+                        fm.place("sched", sched_addr, bytes(240) + kl.to_bytes(4, "little") + bytes(12))
+                        placed = AS.Placed(fm.mem, unit, fm.mem.alloc("@.TOC.", 16).base)
+                        args = [sched_addr, 0x1000, 0x2000, 0x3000, aad, 0x5000, 0x6000, ln]
+                        r3 = AS.Interp(fm, placed).run([B.const_bits(a, 64) for a in args], dname,
+                                                       stack_args=[B.const_bits(0x9000, 64)])
+                        ok = (len(fm.tail_calls) == 1 and fm.tail_calls[0][0] in stubs
+                              and fm.tail_calls[0][1] == args + [0x9000]
+                              and B.const_value(r3) == stubs[fm.tail_calls[0][0]])
+                        note("asm gcm_<dir>_short dispatch (whole)", ok and str(B.const_value(r3)) == out,
+                             "%s key %d aad %d len %d: model %s, instruction %s"
+                             % (dname, kl, aad, ln, fm.tail_calls, out))
+                    cases.append(("D %d %d %d %d" % (k, kl, aad, ln), check))
 
     runs = {"power8": cases + snippet_cases["power8"] + key_cases["power8"] + gcm_cases["power8"],
             "power9": cases + snippet_cases["power8"] + snippet_cases["power9"] + key_cases["power8"]
