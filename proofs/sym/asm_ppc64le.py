@@ -1,38 +1,47 @@
 # SPDX-License-Identifier: Apache-2.0 OR BSD-3-Clause
 """asm_ppc64le.py -- an interpreter for the top-level (module) assembly of vg's ppc64le sources.
 
-power8's and power9's AES key expansion (src/ppc64le/power8_aes.c, P8K_ASM) is a function written in
-assembly: clang's IR has only its text (`module asm` lines) and a `declare`. An opaque block proves
-nothing, so this file reads that text and executes it, one instruction at a time, on the executor's
-memory and bit algebra:
+power8's and power9's AES key expansion (src/ppc64le/power8_aes.c, P8K_ASM), their GCM stitched loops
+(power8_gcm.c, gcm_seal_stitched_R / gcm_open_stitched_R, called by gcm_seal_blocks / gcm_open_blocks)
+and their short-message dispatch (gcm_seal_short / gcm_open_short) are functions written in assembly:
+clang's IR has only their text (`module asm` lines) and a `declare`. An opaque block proves nothing, so
+this file reads that text and executes it, one instruction at a time, on the executor's memory and bit
+algebra:
 
+- Macros. GNU as macros and conditional assembly (.macro/.endm with \\arg and defaults, .purgem,
+  .irp/.endr, .if EXPR, .ifc/.ifnc, .else, .endif) are expanded textually first, as gas does (expand).
 - Layout. The __asm__ statement holding a function (from its `.text` to the next one) is laid out as
   the assembler lays it out: 4 bytes per instruction, `.p2align`, `.byte`/`.long`/`.quad` data
-  (little-endian), labels, numeric local labels (`1:` with `1f`/`1b`). It is placed in a read-only
-  region of the executor's memory, so the constant table that follows the code (power8_aes.c's
-  masks and round constants) is read by lvx from the bytes the source gives; instruction words read
-  as data are undefined (fresh atoms), never zero.
-- Registers. GPRs r0..r31 (64-bit), CR0, the vector registers v0..v31 (as LLVM values: 128 bits,
+  (little-endian), labels, numeric local labels (`1:` with `1f`/`1b`), `.pushsection .rodata` data
+  after the text, `.long sym-1b` (sym a label, or a C function: an address of its own). It is placed
+  in a read-only region of the executor's memory, so the constant tables (power8_aes.c's masks and
+  round constants, power8_gcm.c's) are read by lvx from the bytes the source gives; instruction words
+  read as data are undefined (fresh atoms), never zero.
+- Registers. GPRs r0..r31 (64-bit), CR0, CTR, the vector registers v0..v31 (as LLVM values: 128 bits,
   least significant first; intrinsics_ppc64le.py's conventions), LR as the return to the caller.
-  A register read before anything wrote it is an error (the ABI gives it no value), and so is a
-  write to a register the ELFv2 ABI says a function must preserve (r1, r2 excepted as below, r13..r31,
-  v20..v31): this interpreter does not model saving and restoring them.
+  A register read before anything wrote it is an error (the ABI gives it no value; `vxor t,a,a` is
+  zero whatever a holds). r1 and r13 are never written. The nonvolatile r14..r31, v20..v31 start as
+  fresh atoms and must hold them again at the return or a tail call (saving and restoring proved);
+  r1 points above a 288-byte protected zone private to the call (Interp.run).
 - The call, ELFv2 (the 64-bit ELF V2 ABI for Power, 2.1: §2.2.2 registers, §2.2.3 parameter passing):
-  arguments in r3..r10 (an int sign-extended, pointers and size_t as they are), the result in r3,
-  and r12 = the address of the function called through a pointer (its global entry), which the
-  kernel uses to find its table. The library reaches the kernel only through its implementation
-  table, an indirect call in the IR (checked, see direct_callers), so r12 is the function's address:
-  the address of its label in the laid-out region. r2 (the TOC) may be set from r12 (`addis/addi
-  .TOC.-f@ha/@l`): the TOC is a region of its own; the IR does not use it.
-- A `b` to a symbol that is not in the function's text is a tail call: the C function of that name
-  in the IR runs with r3.. as its arguments, and its result is this function's (LR is untouched).
+  arguments in r3..r10 (an int sign-extended, pointers and size_t as they are; a ninth in the caller's
+  parameter save area, only passed on by a tail call), the result in r3, r2 the TOC (a region of its
+  own; the IR does not use it; `sym@toc@ha/@l` are offsets from it). A function the IR calls only
+  through a pointer (the implementation table) is entered at its global entry with r12 = its address,
+  which the key expansion uses to find its table; one the IR calls directly (the stitched loops, see
+  direct_callers) at its local entry with r12 undefined, after checking that the global entry's
+  prologue leaves r2 the TOC.
+- A `b` to a symbol that is not in the function's text, or a `bctr` to a C function's address with r12
+  that address, is a tail call: the C function in the IR runs with r3.. (and the stack arguments) as
+  its arguments, and its result is this function's (LR is untouched).
 - Semantics: each instruction as the Power ISA 3.0B pseudo-code has it (cited beside each one), the
   vector ones through intrinsics_ppc64le.py's models. Each is validated against the instruction
-  under qemu-ppc64le, and whole runs of both key expansion functions against the real ones, by
-  proofs/tests/validate_ppc64le.py (ctest prove.model_ppc64le).
-- Constant time: an address (EA) or a branch condition that is not a constant fails the run, as in
-  exec.py. Anything not listed here (an instruction, directive, operand form) is an error, never
-  skipped.
+  under qemu-ppc64le, and whole runs of the key expansion functions, the twelve stitched loops and the
+  four dispatch copies against the real ones, by proofs/tests/validate_ppc64le.py (ctest
+  prove.model_ppc64le); the macro expansion also by proofs/tests/test_asm_ppc64le.py.
+- Constant time: an address (EA), a branch condition or a count (mtctr) that is not a constant fails
+  the run, as in exec.py. Anything not listed here (an instruction, directive, operand form) is an
+  error, never skipped.
 """
 import re
 
@@ -478,8 +487,9 @@ def defined_functions(module_asm):
 
 
 def direct_callers(module, name):
-    """The IR functions that call name directly (not through a pointer): such a call would not set
-    r12, and the kernel's table addressing needs it. The proofs require there is none."""
+    """The IR functions that call name directly (not through a pointer): such a call enters at the local
+    entry and does not set r12, so the interpreter then leaves r12 undefined (a kernel addressing its
+    table from r12 fails) and enters as such a call does (Interp.run)."""
     cache = module.__dict__.setdefault("_asm_direct_callers", {})
     if name not in cache:
         pat = re.compile(r"call [^@]*@%s\(" % re.escape(name))
@@ -561,6 +571,7 @@ class Interp:
         self.ctr = None      # the count register: an integer (public) or None (never set)
         self.entry = None
         self.saved = None    # the nonvolatile registers' values at entry: {("r"|"v", n): bits}
+        self.stack_args = []  # the caller's arguments past the eighth (parameter save area)
         self.zone = None     # the protected zone's region (private to this call)
 
     # -- registers
@@ -673,14 +684,15 @@ class Interp:
         self.gpr[2] = B.const_bits(self.p.toc, 64)
         start = self.u.labels[entry]
         self.gpr[12] = B.const_bits(self.p.base + start, 64)
-        if direct and self.u.local_entry(entry):
-            # the global entry's prologue (between the entry points) must leave r2 the TOC it already
-            # holds: then entering at the local entry, as a direct call does, is the same
-            self.execute(start, stop=start + self.u.local_entry(entry))
-            if self.gpr[2] != B.const_bits(self.p.toc, 64):
-                raise Unsupported("asm %s: its global entry does not set r2 to the TOC" % entry)
-            start += self.u.local_entry(entry)
-            self.gpr[12] = None  # undefined at a direct call
+        if direct:
+            if self.u.local_entry(entry):
+                # the global entry's prologue (between the entry points) must leave r2 the TOC it
+                # already holds: then entering at the local entry, as a direct call does, is the same
+                self.execute(start, stop=start + self.u.local_entry(entry))
+                if self.gpr[2] != B.const_bits(self.p.toc, 64):
+                    raise Unsupported("asm %s: its global entry does not set r2 to the TOC" % entry)
+                start += self.u.local_entry(entry)
+            self.gpr[12] = None  # undefined at a direct call: reading it is an error
         self.entry = entry
         self.zone = self.mem.alloc("protected zone of %s #%s" % (entry, tag), PROTECTED_ZONE)
         self.gpr[1] = B.const_bits(self.zone.base + PROTECTED_ZONE, 64)
