@@ -1077,8 +1077,10 @@ def externals(module):
                 if "@.TOC." not in placed:
                     placed["@.TOC."] = m.mem.alloc("@.TOC.", 16).base
                     placed["@functions"] = {}
-                placed[name] = Placed(m.mem, find_unit(m.m.module_asm, name), placed["@.TOC."],
-                                      placed["@functions"])
+                units_ = m.m.__dict__.setdefault("_asm_units", {})  # laid out once per module
+                if name not in units_:
+                    units_[name] = find_unit(m.m.module_asm, name)
+                placed[name] = Placed(m.mem, units_[name], placed["@.TOC."], placed["@functions"])
             # a function the IR calls directly is entered at its local entry (r12 is not its address
             # then); one with indirect calls only, at its global entry with r12 set
             direct = bool(direct_callers(m.m, name))
