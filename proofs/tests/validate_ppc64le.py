@@ -124,7 +124,8 @@ def _snippets():
     add("add 5,6,7\nadd 8,8,8\nadd 9,0,10", lambda r, b, i: {6: edge64(r, 40)[i % 59], 7: edge64(r, 40)[(i * 7) % 59]})
     add("mulli 5,6,12\nmulli 7,8,-3\nmulli 9,10,32767", lambda r, b, i: {6: edge64(r, 40)[i % 59]})
     for sh, mb in ((0, 60), (4, 0), (60, 4), (13, 7), (0, 0), (63, 63)):
-        add("rldicl 5,6,%d,%d\nrldicl 7,7,%d,%d" % (sh, mb, 64 - sh if sh else 0, mb), lambda r, b, i: {6: edge64(r, 40)[i % 59]})
+        add("rldicl 5,6,%d,%d\nrldicl 7,7,%d,%d" % (sh, mb, 64 - sh if sh else 0, mb),
+            lambda r, b, i: {6: edge64(r, 40)[i % 59]})
     for n in (1, 4, 63):
         add("srdi 5,6,%d\nsldi 7,6,%d\nsldi 8,8,%d" % (n, n, 64 - n), lambda r, b, i: {6: edge64(r, 40)[i % 59]})
     add("srdi. 9,9,4", lambda r, b, i: {9: ([0, 15, 16, 17, 255, 256, (1 << 64) - 1, 1 << 63] + edge64(r, 40))[i % 67]})
