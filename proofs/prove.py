@@ -96,6 +96,13 @@ def obligations(full=False, pending=False):
                 sh = "-".join("a%dp%d" % m for m in msgs)
                 out.append(("aead.%s.gcm_%s_batch.k%d.%s" % (impl, op, 8 * kl, sh), impl, "gcm_%s_batch" % op,
                             "k%d %s" % (8 * kl, sh), ("gcm_batch", kl, msgs, op == "open")))
+    if not pending:
+        # AES-GCM-SIV through the public API (RFC 8452): vg_aes_gcm_siv_seal and vg_aes_gcm_siv_open,
+        # the POLYVAL table free on the general path (gf.<impl>.polyval_init proves what it holds)
+        for impl in AEAD_IMPLS:
+            for op, (kl, al, ln) in siv_cases(impl, full):
+                out.append(("aead.%s.siv_%s.k%d.a%d.p%d" % (impl, op, 8 * kl, al, ln), impl, "siv_" + op,
+                            "k%d aad=%d len=%d" % (8 * kl, al, ln), ("siv_" + op, kl, al, ln)))
     for impl, width in (PENDING if pending else dict(X86_IMPLS, **AARCH64_IMPLS, **PPC64LE_IMPLS)).items():
         top = 2 * width + 7 if not full else 4 * width + 7
         for kl in KEYS:
@@ -220,6 +227,33 @@ def gcm_batches(impl, full):
     return [("seal", (kl, msgs)), ("open", (kl, msgs[:2]))]
 
 
+# (key bytes, AAD bytes, data bytes) of the AES-GCM-SIV obligations, each sealed and opened. The empty
+# message (POLYVAL of the length block alone); partial AAD and data blocks (the mode's zero-padded tails;
+# on VAES the short kernel's one sum); a 24-byte key (the general path on every implementation, VAES
+# included: its short kernels derive 16- and 32-byte keys only).
+SIV_CASES = [(16, 0, 0), (32, 13, 33), (24, 20, 17)]
+# make prove-full: past one aggregation of the widest update (and of VAES's short kernel's group), and
+# past the open's 4 KiB chunk (SIV_OPEN_CHUNK; on VAES VV_SIV_OPEN_CTR_FIRST, the stitched open)
+SIV_CASES_FULL = [(16, 40, 149), (32, 255, 16 * 33 + 7), (24, 17, 1024 + 5), (16, 0, 4096 + 16 * 33 + 3)]
+
+
+def siv_cases(impl, full):
+    if impl == "portable" and not full:
+        # its bitsliced AES (the derivation, K_enc's expansion, nested) and integer-multiply POLYVAL
+        # make each case several times the others' time: in CI the empty message both ways (the
+        # verdict) and the partial blocks' seal (its POLYVAL over data: a wrong product shows there
+        # as a counterexample, where an open's verdict would only be "not identified")
+        return [("seal", SIV_CASES[0]), ("open", SIV_CASES[0]), ("seal", SIV_CASES[2])]
+    cases = SIV_CASES + (SIV_CASES_FULL if full else [])
+    out = [(op, c) for c in cases for op in ("seal", "open")]
+    if impl in ("vaes256", "vaes512"):
+        # the short kernel's stitched open (past VV_SIV_OPEN_CTR_FIRST) is not proved yet: vaes256's
+        # open of 4627 bytes grew its worker past 19 GB (killed); the seal of those lengths proves
+        # (docs: Not yet proved)
+        out = [o for o in out if o != ("open", SIV_CASES_FULL[3])]
+    return out
+
+
 class Timeout(Exception):
     pass
 
@@ -307,6 +341,10 @@ def run_group(args):
                     O.ob_ccm_open(m, impl, *spec[1:], again=lambda: _machine(impl, arch, spec[0]))
                 elif kind == "gcm_batch":
                     O.ob_gcm_batch(m, impl, *spec[1:], again=lambda: _machine(impl, arch, spec[0]))
+                elif kind == "siv_seal":
+                    O.ob_siv_seal(m, impl, *spec[1:])
+                elif kind == "siv_open":
+                    O.ob_siv_open(m, impl, *spec[1:], again=lambda: _machine(impl, arch, spec[0]))
                 elif kind == "gcm_open":
                     O.ob_gcm_open(m, impl, *spec[1:], again=lambda: _machine(impl, arch, spec[0]))
                 else:

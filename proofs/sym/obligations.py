@@ -417,10 +417,10 @@ def gcm_powers(impl):
     return [sym_bytes(("pow", j), 16) for j in range(1, layouts.hkey(impl, "ghash")[0] + 1)]
 
 
-def _observe_updates(m, impl):
-    """Logs the GHASH work the mode hands out, the bodies still run: ("u", acc address, blocks) for
-    each call of impl's update, ("f", acc address, blocks done) for each fused CTR+GHASH block kernel
-    (internal.h gcm_seal_blocks & co., which return how many blocks they took)."""
+def _observe_updates(m, impl, field="ghash"):
+    """Logs the GHASH (or POLYVAL) work the mode hands out, the bodies still run: ("u", acc address,
+    blocks) for each call of impl's update, ("f", acc address, blocks done) for each fused CTR+GHASH
+    block kernel (internal.h gcm_seal_blocks & co., which return how many blocks they took)."""
     log = []
     depth = [0]  # (armv8's dispatcher calls its variant: the outermost call is the one logged)
 
@@ -438,7 +438,7 @@ def _observe_updates(m, impl):
             return r
         m.overrides[fn] = observed
 
-    observe(gf_function(impl, "ghash_update"), "u", 1, lambda args, r: B.const_value(args[3]))
+    observe(gf_function(impl, field + "_update"), "u", 1, lambda args, r: B.const_value(args[3]))
     for fn in m.m.functions:
         if "gcm_seal_blocks" in fn or "gcm_open_blocks" in fn:
             observe(fn, "f", 3, lambda args, r: B.const_value(r))
@@ -958,3 +958,207 @@ def ob_gcm_batch(m, impl, key_len, msgs, open_, again):
     for i, v in enumerate(verdicts):
         if not smt.is_or(v, deltas[i]):
             raise Failed("vg_aes_gcm_open_batch: message %d's verdict is not 'its tags differ'" % i)
+
+
+# ---- AES-GCM-SIV through the public API (RFC 8452) -------------------------------------------------
+# vg_aes_gcm_siv_seal and vg_aes_gcm_siv_open derive the POLYVAL key H and K_enc per message
+# (src/modes/gcm_siv.c). Two paths:
+#   the general path (every implementation; and VAES with a 24-byte key or a longer message): the
+#     derivation's ECB call, impl->polyval_init(hkey, H), K_enc's expansion, polyval_update calls,
+#     the tag block, aes_ctr32_le. polyval_init is replaced (_siv_free_powers) by one that writes free
+#     powers E_1..E_k into the bytes the real init writes: the result is then proved for every table,
+#     and gf.<impl>.polyval_init proves the table the real init writes holds the powers of its H,
+#     which is compared here with the spec's derived H;
+#   the VAES short path (vaes_siv.h: 16- and 32-byte keys, messages up to VG_X86_GCM_SIV_SHORT_MAX):
+#     one kernel call that derives, expands and makes the powers it needs in registers. Nothing to
+#     replace there: the spec takes the true powers of its H (spec_gf.power, squaring as the x86
+#     kernels do) and the normal form of bits.py identifies the kernel's.
+SIV_SHORT_GROUP = {"vaes256": 16, "vaes512": 32}  # VV_GROUP: one reduction's blocks in vaes_siv.h
+
+
+def _siv_free_powers(m, impl):
+    """Replaces impl's polyval_init for one run: the real init runs first (products as word nodes:
+    its powers are overwritten), which shows which bits of the hkey it writes; those bits then get
+    the layout's bits for free powers E_1..E_k (layouts.hkey), and every other bit stays unwritten,
+    as the real run leaves it (the mode does not zero the hkey: an update that read such a bit would
+    read an undefined value and fail). Sound with gf.<impl>.polyval_init, which proves the real init
+    writes the layout of the powers of its argument H: provided that what it writes does not depend
+    on what the hkey held before (checked: no undefined value reaches the bits it writes) and that it
+    writes every bit where the layout holds a power (checked). Returns (the H arguments recorded, the
+    free powers)."""
+    from . import layouts
+    fn = gf_function(impl, "polyval_init")
+    k, writer = layouts.hkey(impl, "polyval")
+    powers = [sym_bytes(("pow", j), 16) for j in range(1, k + 1)]
+    want = writer(powers)
+    seen = []
+
+    def init(mach, args):
+        hk, hp = B.const_value(args[0]), B.const_value(args[1])
+        r, off = mach.mem.find(hk, layouts.HKEY_SIZE)
+        lo, hi = 8 * off, 8 * (off + layouts.HKEY_SIZE)
+        if any(b is not None for b in r.bits[lo:hi]):
+            raise Failed("%s: the hkey was written before the init" % fn)
+        seen.append(mach.mem.load(hp, 16))
+        del mach.overrides[fn]
+        B.set_products(False)
+        try:
+            mach.call(fn, args)
+        finally:
+            B.set_products(True)
+            mach.overrides[fn] = init
+        wrote = r.bits[lo:hi]
+        names, done = set(), set()
+        for b in wrote:
+            if b is not None:
+                _collect(b, names, done)
+        if any(isinstance(n, tuple) and str(n[0]).startswith(("undef", "poison")) for n in names):
+            raise Failed("%s: what it writes depends on what the hkey held before" % fn)
+        if any(b is None and w != B.ZERO for b, w in zip(wrote, want)):
+            raise Failed("%s: leaves bits of the powers' layout unwritten" % fn)
+        r.bits[lo:hi] = [None if b is None else w for b, w in zip(wrote, want)]
+        return None
+
+    m.overrides[fn] = init
+    return seen, powers
+
+
+def _siv_short_groups(impl, aad_len, length):
+    """POLYVAL's group sizes in vaes_siv.h siv_polyval (a public function of the lengths): the whole
+    message in one sum when its a + d + 1 blocks fit one group; else the AAD in pieces of GROUP
+    blocks (the last one partial), the data likewise, the length block joining the data's last piece
+    when that is short of GROUP blocks, else alone. (The stitched open hashes the same pieces.)"""
+    g = SIV_SHORT_GROUP[impl]
+    a, d = (aad_len + 15) // 16, (length + 15) // 16
+    if a + d + 1 <= g:
+        return [a + d + 1]
+    dd = _split(d, g)
+    if dd and dd[-1] < g:
+        dd[-1] += 1
+    else:
+        dd.append(1)
+    return _split(a, g) + dd
+
+
+def _siv_run(m, impl, key_len, aad_len, length, tag, verdict, fresh):
+    """One run of vg_aes_gcm_siv_seal (tag None) or vg_aes_gcm_siv_open (tag: the bits given, the
+    verdict's declassification taken as verdict) on a symbolic key, nonce, AAD and input. Returns
+    (return code, out, the tag written (seal), the polyval_update log, what was declassified, the H
+    recorded by polyval_init (None on the short path), the free powers, the inputs)."""
+    if fresh:
+        # (top_rows: named by the largest atom, as the powers of a key set-up are; measured, it halves
+        # the VAES short path's time, which makes the powers of H itself, and helps the others too)
+        B.reset_products(True, top_rows=True, linear=True)
+    key = sym_bytes("key", key_len)
+    kobj = m.mem.alloc("key object", KEY_OBJ).base
+    kp = place(m, "key bytes", key)
+    r = rc(m.call("vg_aes_gcm_siv_init", [ptr(kobj), ptr(kp), i64(key_len)]))
+    if r != 0:
+        raise Failed("vg_aes_gcm_siv_init returned %d" % r)
+    nonce = sym_bytes("nonce", 12)
+    aad = sym_bytes("aad", aad_len)
+    data = sym_bytes("in", length)
+    np_ = place(m, "nonce", nonce)
+    ap = place(m, "aad", aad)
+    ip = place(m, "in", data)
+    op = m.mem.alloc("out", max(length, 1)).base
+    seen, powers = _siv_free_powers(m, impl)
+    log = _observe_updates(m, impl, "polyval")
+    if tag is None:
+        fn = "vg_aes_gcm_siv_seal"
+        tp = m.mem.alloc("tag", 16).base
+        written = (op, tp)
+        args = [ptr(ip), i64(length), ptr(op), ptr(tp), i64(16)]
+    else:
+        fn = "vg_aes_gcm_siv_open"
+        tp = place(m, "tag", tag)
+        written = (op,)
+        args = [ptr(ip), i64(length), ptr(tp), i64(16), ptr(op)]
+        m.verdict, m.declassified = verdict, []
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base not in written]
+    r = rc(m.call(fn, [ptr(kobj), ptr(np_), i64(12), ptr(ap), i64(aad_len)] + args))
+    _unchanged(m, before, fn)
+    if len(seen) > 1:
+        raise Failed("%s: %d POLYVAL keys set up, not one" % (fn, len(seen)))
+    out = m.mem.load(op, length) if length else []
+    return (r, out, m.mem.load(tp, 16) if tag is None else None, log, getattr(m, "declassified", None),
+            seen[0] if seen else None, powers, (key, nonce, aad, data))
+
+
+def _siv_spec_keys(impl, fn, hrec, log, inputs, free, aad_len, length):
+    """(the powers, POLYVAL's group sizes) the spec takes for a run. General path (polyval_init was
+    called): the recorded H must be the spec's derived H, the powers are the free ones, the groups
+    those of the update calls (as gf_groups splits each; the update obligations prove it). Short
+    path: no init and no update call; the true powers of the spec's H and vaes_siv.h's groups."""
+    from . import spec_gf as F, spec_siv as V
+    key, nonce, aad, data = inputs
+    h, _ = V.derive_keys(key, len(key) // 8, nonce)
+    if hrec is not None:
+        compare(hrec, h, fn + ": polyval_init's H")
+        _, cands = _groups_of_run(impl, log, 12)
+        groups = cands[0] if cands else []
+        _check_groups(groups, (aad_len + 15) // 16 + (length + 15) // 16 + 1, fn + " POLYVAL")
+        return free, groups
+    if log or impl not in SIV_SHORT_GROUP:
+        raise Failed("%s: neither polyval_init nor the whole-message kernel" % fn)
+    groups = _siv_short_groups(impl, aad_len, length)
+    memo = {}
+    return [F.power(F.dot, h, j, memo) for j in range(1, max(groups) + 1)], groups
+
+
+def ob_siv_seal(m, impl, key_len, aad_len, length):
+    """vg_aes_gcm_siv_seal on a symbolic key, nonce, AAD and plaintext equals RFC 8452 §4
+    (spec_siv.siv): the ciphertext and the 16-byte tag, nothing else written."""
+    from . import spec_siv as V
+    r, out, got, log, _, hrec, free, inputs = _siv_run(m, impl, key_len, aad_len, length, None, None, True)
+    if r != 0:
+        raise Failed("vg_aes_gcm_siv_seal returned %d" % r)
+    powers, groups = _siv_spec_keys(impl, "vg_aes_gcm_siv_seal", hrec, log, inputs, free, aad_len, length)
+    key, nonce, aad, data = inputs
+    want, tag = V.siv(key, key_len, nonce, aad, data, powers, groups)
+    compare(out, want, "vg_aes_gcm_siv_seal ciphertext")
+    compare(got, tag, "vg_aes_gcm_siv_seal tag")
+
+
+def ob_siv_open(m, impl, key_len, aad_len, length, again):
+    """vg_aes_gcm_siv_open equals RFC 8452 §5 with its verdict: on a symbolic key, nonce, AAD,
+    ciphertext and tag T it returns VG_OK with the plaintext P = C ^ keystream(T | bit 127) when the
+    tag E the spec computes over P equals T, and otherwise VG_ERR_AUTH with all of out zeroed.
+
+    As ob_gcm_open: the verdict is the one value declassified, and two runs take it as 0 (VG_OK, out
+    = the spec's P) and 1 (VG_ERR_AUTH, out all zero), the same term in both. Unlike GCM, E depends on
+    T (the counter comes from it), so no choice of T makes the comparison cancel to a free delta.
+    Instead the differences D_i = E_i ^ T_i (E_i the spec's terms) are generalized: z3 shows that the
+    verdict, with every subterm equal to some D_i replaced by a fresh delta_i, is OR(delta) for all
+    values of the deltas and of everything else (smt.is_or with abstract). That holds in particular
+    for delta_i = D_i, so the verdict is 0 exactly when E = T."""
+    from . import smt, spec_siv as V
+    tag = sym_bytes("tag", 16)
+    runs = []
+    for verdict, code in ((0, 0), (1, -5)):
+        run = _siv_run(m if not runs else again(), impl, key_len, aad_len, length, tag, verdict, not runs)
+        r, out, _, log, declassified, hrec, free, inputs = run
+        if r != code:
+            raise Failed("vg_aes_gcm_siv_open, verdict %d: returned %d, not %d" % (verdict, r, code))
+        if len(declassified) != 1:
+            raise Failed("vg_aes_gcm_siv_open declassified %d values, not its one verdict" % len(declassified))
+        if any(b != B.ZERO for b in declassified[0][1:]):
+            raise Failed("vg_aes_gcm_siv_open: the declassified verdict is not 0 or 1")
+        if verdict == 1 and any(b != B.ZERO for b in out):
+            raise Failed("vg_aes_gcm_siv_open, verdict 1: out not zeroed")
+        runs.append(run)
+    (_, out, _, log, dec0, hrec, free, inputs), (_, _, _, log1, dec1, hrec1, _, _) = runs
+    if log != log1 or (hrec is None) != (hrec1 is None):
+        raise Failed("vg_aes_gcm_siv_open: the two runs took different paths before the verdict")
+    powers, groups = _siv_spec_keys(impl, "vg_aes_gcm_siv_open", hrec, log, inputs, free, aad_len, length)
+    if hrec1 is not None:
+        compare(hrec1, hrec, "vg_aes_gcm_siv_open: polyval_init's H in the second run")
+    key, nonce, aad, data = inputs
+    want, expected = V.siv(key, key_len, nonce, aad, data, powers, groups, decrypt=True, tag=tag)
+    compare(out, want, "vg_aes_gcm_siv_open plaintext")
+    v0, v1 = B.normalize(dec0[0][0]), B.normalize(dec1[0][0])
+    if v0 != v1:
+        raise Failed("vg_aes_gcm_siv_open: the two runs declassified different verdicts")
+    diffs = [B.normalize(e) ^ B.normalize(t) for e, t in zip(expected, tag)]
+    if not smt.is_or(v0, diffs, abstract=True):
+        raise Failed("vg_aes_gcm_siv_open: the verdict is not 'the tags differ' (z3 found a counterexample)")

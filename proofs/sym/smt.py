@@ -44,15 +44,25 @@ def _xor_normal(a, b):
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self, abstract=None):
         self.lines = []
         self.done = set()
         self.nodes = {}
+        # normalized form -> the name of the fresh variable that stands for it (is_or's abstract)
+        self.abstract = abstract or {}
+
+    def _atoms_of(self, f):
+        """The atoms a form is written with: none for an abstracted form (its variable is declared)."""
+        n = B.normalize(f)
+        return [] if n in self.abstract else list(n)
 
     def form(self, f):
         # normalized first (the same function): the tag bits the code XORs with the given tag are
         # raw forms, whose luts cancel against the spec's only once merged
-        names = [self.atom(a) for a in sorted(B.normalize(f))]
+        n = B.normalize(f)
+        if n in self.abstract:
+            return self.abstract[n]
+        names = [self.atom(a) for a in sorted(n)]
         if not names:
             return "false"
         if len(names) == 1:
@@ -85,17 +95,17 @@ class _Writer:
         if a >= B.MONO_BASE:
             return list(B.mono_factors(a))
         if a >= B.POLY_BASE:
-            return list(B.normalize(B.poly_of(a)))
+            return self._atoms_of(B.poly_of(a))
         d = B.ATOMS[a]
         if d[0] == "var":
             return []
         if d[0] == "lut":
-            return [x for f in d[1] for x in B.normalize(f)]
+            return [x for f in d[1] for x in self._atoms_of(f)]
         if d[0] == "and":
-            return list(B.normalize(d[1])) + list(B.normalize(d[2]))
+            return self._atoms_of(d[1]) + self._atoms_of(d[2])
         if d[0] == "word":
             n = B.ATOMS[d[1]]
-            return [x for w in self._operands(n) for f in w for x in B.normalize(f)]
+            return [x for w in self._operands(n) for f in w for x in self._atoms_of(f)]
         raise Unsupported("smt: atom %r" % (d[0],))
 
     @staticmethod
@@ -176,15 +186,45 @@ class _Writer:
         self.lines.append("(define-fun %s () Bool %s)" % (name, body))
 
 
-def is_or(verdict, deltas, timeout=300):
+def is_or(verdict, deltas, timeout=300, abstract=False):
     """True when the form verdict equals OR(deltas) (each delta a form) for all values of the atoms;
     False when z3 finds an assignment where they differ, or when the verdict is 1 for a matching tag
-    on a random input; raises Unsupported when it cannot say."""
-    w = _Writer()
+    on a random input; raises Unsupported when it cannot say.
+
+    abstract: the deltas are forms over other atoms (GCM-SIV's E_i ^ T_i, the spec's tag depending on
+    the tag given), each replaced by a fresh variable wherever a subterm of the verdict normalizes to
+    it. The verdict is then a function G(delta, rest) of the fresh variables and of whatever else is
+    left, with verdict = G(D, rest) for the deltas' real values D; z3 shows G(delta, rest) = OR(delta)
+    for all values of delta and rest, which holds in particular at delta = D (generalization: sound
+    whatever was or was not replaced; complete when every atom of the verdict is under a delta)."""
+    names = {}
+    if abstract:
+        for i, d in enumerate(deltas):
+            names.setdefault(B.normalize(d), "d%d" % i)
+    w = _Writer(names)
     v = w.form(verdict)
     ds = [w.form(d) for d in deltas]
     free = {a for a in w.done if 0 < a < B.POLY_BASE and B.ATOMS[a][0] == "var"}
     free -= {a for d in deltas for a in d}
+    if abstract and free:
+        # not every atom is under a delta: evaluated on random inputs, a verdict other than
+        # OR(deltas) is a counterexample; else the terms are not identified
+        import random
+        rnd = random.Random(2)
+
+        class Env2(dict):
+            def __missing__(self, name):
+                v = self[name] = rnd.getrandbits(1)
+                return v
+
+        for _ in range(8):
+            vals = B.evaluate([verdict] + list(deltas), Env2())
+            if vals & 1 != (1 if vals >> 1 else 0):
+                return False
+        raise Unsupported("smt: the verdict depends on %d inputs not under the tag differences (%s, ...): "
+                          "not identified" % (len(free), B.ATOMS[min(free)][1]))
+    if abstract:
+        w.lines = ["(declare-const %s Bool)" % n for n in sorted(set(names.values()))] + w.lines
     if free:
         # the computed tag did not cancel against the spec's: z3 would only time out on the AES and
         # GHASH terms left. Evaluated with delta = 0 on random inputs: a verdict of 1 there is a wrong

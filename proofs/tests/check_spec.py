@@ -7,7 +7,9 @@ its field products) against spec/modes.c's on random keys and 0..5 blocks, with 
 (proofs/sym/spec_gcm.py) against spec/modes.c's, with the true powers of H in random group sizes (the
 aggregated form's paper step, checked on values); and its CCM (proofs/sym/spec_ccm.py) against
 spec/modes.c's, every nonce length (so every q), every tag length, AAD and payload lengths on both
-sides of a block."""
+sides of a block; and its AES-GCM-SIV (proofs/sym/spec_siv.py) against spec/modes.c's seal (its open
+checked to invert it), POLYVAL by the true powers of the derived H in random group sizes, and on RFC
+8452's own vectors (tests/vectors/rfc8452)."""
 import os
 import random
 import subprocess
@@ -20,6 +22,7 @@ from sym import spec_aes as S  # noqa: E402
 from sym import spec_gf as F  # noqa: E402
 from sym import spec_gcm as G  # noqa: E402
 from sym import spec_ccm as C  # noqa: E402
+from sym import spec_siv as V  # noqa: E402
 
 
 def bits_of(bs):
@@ -55,6 +58,54 @@ def _gcm(rnd, key, nonce, aad, data):
     sg = _groups(rnd, (len(aad) + 15) // 16 + (len(data) + 15) // 16 + 1, 8)
     out, tag = G.gcm(bits_of(key), len(key), bits_of(nonce), bits_of(aad), bits_of(data), powers, jg, sg)
     return (hex_of(out) if data else "") + " " + hex_of(tag)
+
+
+def _siv(rnd, key, nonce, aad, data):
+    """spec_siv.siv on concrete bits with the powers H^1..H^8 of the derived H (dot-powers, RFC 8452
+    §3) and POLYVAL in random group sizes: ciphertext and tag in hex. The open of the result is
+    checked on the way: it must give the plaintext back and expect the same tag."""
+    h, _ = V.derive_keys(bits_of(key), len(key), bits_of(nonce))
+    memo = {}
+    powers = [F.power(F.dot, h, j, memo) for j in range(1, 9)]
+    sg = _groups(rnd, (len(aad) + 15) // 16 + (len(data) + 15) // 16 + 1, 8)
+    out, tag = V.siv(bits_of(key), len(key), bits_of(nonce), bits_of(aad), bits_of(data), powers, sg)
+    back, again = V.siv(bits_of(key), len(key), bits_of(nonce), bits_of(aad), out, powers, sg, decrypt=True,
+                        tag=tag)
+    if B.const_value(back) != B.const_value(bits_of(data)) or again != tag:
+        return "open does not invert seal"
+    return (hex_of(out) if data else "") + " " + hex_of(tag)
+
+
+def _siv_vectors():
+    """RFC 8452 Appendix C (and §8's example), tests/vectors/rfc8452: spec_siv on the vectors' keys,
+    nonces, AAD and plaintexts with the true powers, all blocks in one group. Returns the mismatches."""
+    root = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "vectors", "rfc8452")
+    bad = n = 0
+    for name in ("aes_128_gcm_siv.txt", "aes_256_gcm_siv.txt"):
+        cur = {}
+        with open(os.path.join(root, name)) as f:
+            lines = f.read().split("\n") + [""]
+        for line in lines:
+            if ":" in line and not line.startswith("#"):
+                k, v = line.split(":", 1)
+                v = v.strip()
+                cur[k] = v[1:-1].encode() if v.startswith('"') else bytes.fromhex(v)
+                continue
+            if line.strip() or "TAG" not in cur:
+                continue
+            key, nonce, pt, ad = cur["KEY"], cur["NONCE"], cur["IN"], cur["AD"]
+            h, _ = V.derive_keys(bits_of(key), len(key), bits_of(nonce))
+            m = (len(ad) + 15) // 16 + (len(pt) + 15) // 16 + 1
+            memo = {}
+            powers = [F.power(F.dot, h, j, memo) for j in range(1, m + 1)]
+            out, tag = V.siv(bits_of(key), len(key), bits_of(nonce), bits_of(ad), bits_of(pt), powers, [m])
+            n += 1
+            if (hex_of(out) if pt else "") != cur["CT"].hex() or hex_of(tag) != cur["TAG"].hex():
+                bad += 1
+                print("MISMATCH rfc8452 %s key=%s nonce=%s" % (name, key.hex(), nonce.hex()))
+            cur = {}
+    print("check_spec: %d RFC 8452 vectors, %d mismatches" % (n, bad))
+    return bad if n else 1
 
 
 def main():
@@ -95,8 +146,17 @@ def main():
         aad = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 1, 14, 15, 40))))
         data = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 5, 16, 33, 100))))
         cases.append(("ccm", key, data, (nonce, aad, 4 + 2 * (t % 7))))
+    # AES-GCM-SIV: every key size (24 bytes: the extension), partial blocks, empty AAD and data
+    for t in range(12):
+        kl = (16, 24, 32)[t % 3]
+        key = bytes(rnd.getrandbits(8) for _ in range(kl))
+        nonce = bytes(rnd.getrandbits(8) for _ in range(12))
+        aad = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 1, 13, 16, 40))))
+        data = bytes(rnd.getrandbits(8) for _ in range(rnd.choice((0, 5, 16, 33, 100))))
+        cases.append(("siv", key, data, (nonce, aad)))
     # "-" stands for an empty input (zero blocks)
-    text = "".join(("gcm %s %s %s %s\n" % (k.hex(), c[0].hex(), c[1].hex() or "-", d.hex() or "-")) if op == "gcm"
+    text = "".join(("%s %s %s %s %s\n" % (op, k.hex(), c[0].hex(), c[1].hex() or "-", d.hex() or "-"))
+                   if op in ("gcm", "siv")
                    else ("ccm %s %s %s %s %d\n" % (k.hex(), c[0].hex(), c[1].hex() or "-", d.hex() or "-", c[2]))
                    if op == "ccm"
                    else "%s %s %s%s\n" % (op, k.hex(), d.hex() if d else "-", (" " + c.hex()) if c else "")
@@ -108,6 +168,8 @@ def main():
         n = len(d) // 16
         if op == "gcm":
             mine = _gcm(rnd, k, c[0], c[1], d)
+        elif op == "siv":
+            mine = _siv(rnd, k, c[0], c[1], d)
         elif op == "ccm":
             o, tag = C.ccm(bits_of(k), len(k), bits_of(c[0]), bits_of(c[1]), bits_of(d), c[2])
             mine = (hex_of(o) if d else "") + " " + hex_of(tag)
@@ -124,6 +186,7 @@ def main():
             bad += 1
             print("MISMATCH %s key=%s: transcription %s, spec/aes.c %s" % (op, k.hex(), mine, line))
     print("check_spec: %d cases, %d mismatches" % (len(cases), bad))
+    bad += _siv_vectors()
     return 1 if bad or len(lines) < len(cases) else 0
 
 

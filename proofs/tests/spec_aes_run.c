@@ -6,7 +6,8 @@
  * OP is enc, dec or ctr; prints the output (and for ctr the counter after) in hex. OP ghash or polyval
  * takes H as KEY and prints the 16-byte GHASH or POLYVAL of IN (spec/modes.c). "gcm KEY NONCE AAD IN"
  * prints GCM-AE's ciphertext and full tag (spec/modes.c spec_aes_gcm_seal); "ccm KEY NONCE AAD IN T" the
- * CCM ciphertext and T-byte tag (spec_aes_ccm_seal).
+ * CCM ciphertext and T-byte tag (spec_aes_ccm_seal); "siv KEY NONCE AAD IN" the AES-GCM-SIV seal's
+ * ciphertext and tag (spec_aes_gcm_siv_seal, a 12-byte nonce).
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,14 +36,19 @@ int main(void)
     static char line[8192], op[8], hk[80], hi[4096], hc[40];
     static uint8_t key[32], in[2048], out[2048], ctr[16];
     while (fgets(line, sizeof line, stdin)) {
-        if (!strncmp(line, "gcm ", 4)) {
+        if (!strncmp(line, "gcm ", 4) || !strncmp(line, "siv ", 4)) {
             static char hn[520], ha[520];
             static uint8_t nonce[256], aad[256], tag[16];
             if (sscanf(line, "%7s %79s %519s %519s %4095s", op, hk, hn, ha, hi) != 5) return 2;
             size_t kl = hex_in(hk, key, sizeof key), nl = hex_in(hn, nonce, sizeof nonce);
             size_t al = strcmp(ha, "-") ? hex_in(ha, aad, sizeof aad) : 0;
             size_t n = strcmp(hi, "-") ? hex_in(hi, in, sizeof in) : 0;
-            spec_aes_gcm_seal(key, kl, nonce, nl, aad, al, in, n, out, tag);
+            if (line[0] == 's') {
+                if (nl != 12) return 2;
+                spec_aes_gcm_siv_seal(key, kl, nonce, aad, al, in, n, out, tag);
+            } else {
+                spec_aes_gcm_seal(key, kl, nonce, nl, aad, al, in, n, out, tag);
+            }
             hex_out(out, n);
             printf(" ");
             hex_out(tag, 16);
