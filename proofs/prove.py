@@ -396,8 +396,11 @@ def main():
     groups = {}
     for o in selected:
         if o[0].startswith("aead."):
-            # one group per implementation: its cases share the AES terms of the same key bits
-            groups.setdefault(("aead", o[1]), []).append(o)
+            # one group per implementation and AEAD (GCM with its streams and batches, GCM-SIV, CCM):
+            # its cases share the AES terms of the same key bits, and an open the groups of the seal
+            # before it (obligations.SEAL_GROUPS)
+            family = "siv" if o[2].startswith("siv") else "ccm" if o[2].startswith("ccm") else "gcm"
+            groups.setdefault(("aead", o[1], family), []).append(o)
             continue
         if o[0].startswith("gf."):
             # nothing is shared between GHASH obligations (their products are reset): small groups of
@@ -413,7 +416,10 @@ def main():
     work = sorted(groups.values(), key=lambda g: -len(g))
     t0 = time.time()
     results = []
-    with multiprocessing.Pool(max(1, a.jobs)) as pool:
+    # each group in a fresh worker (maxtasksperchild=1): bits.py interns every term for the life of a
+    # process, and the AEAD groups grow to several GB each (two of them in long-lived workers, 13 and
+    # 11 GB, exhausted this machine's 24 GiB); a group's sharing is within it, so little is lost
+    with multiprocessing.Pool(max(1, a.jobs), maxtasksperchild=1) as pool:
         for res in pool.imap_unordered(run_group, [(a.build, g, a.timeout, a.root, a.ir_cache) for g in work]):
             for r in res:
                 print("%-8s %6ss  %s%s" % (r[4], r[5], r[0], ("  -- " + r[6]) if r[6] else ""), flush=True)
