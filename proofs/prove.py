@@ -213,7 +213,7 @@ def ccm_cases(impl, full):
 # messages of the same short lengths (vaes256's two-message kernel takes them side by side), then one
 # of other lengths (the one-shot path inside the batch). An open runs every combination of verdicts, 2^n
 # runs: in CI it opens the pair alone, make prove-full all three. power8 and power9: AAD over 64 bytes,
-# past their short kernels' assembly (as GCM_CASES_PPC64LE).
+# the mode's general path (their short kernels are GCM_CASES_PPC64LE's first cases).
 GCM_BATCH = (16, ((13, 33), (13, 33), (0, 20)))
 GCM_BATCH_PPC64LE = (16, ((65, 33), (65, 33), (80, 20)))
 
@@ -417,8 +417,9 @@ def main():
     t0 = time.time()
     results = []
     # each group in a fresh worker (maxtasksperchild=1): bits.py interns every term for the life of a
-    # process, and the AEAD groups grow to several GB each (two of them in long-lived workers, 13 and
-    # 11 GB, exhausted this machine's 24 GiB); a group's sharing is within it, so little is lost
+    # process, and long-lived workers that ran group after group reached 13 and 11 GB, more than this
+    # machine's 24 GiB (docs: Time). Terms are now shared within a group only: an AEAD group recomputes
+    # the spec's terms another implementation's group computed (docs: Time, where to regain it)
     with multiprocessing.Pool(max(1, a.jobs), maxtasksperchild=1) as pool:
         for res in pool.imap_unordered(run_group, [(a.build, g, a.timeout, a.root, a.ir_cache) for g in work]):
             for r in res:
