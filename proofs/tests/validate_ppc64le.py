@@ -481,6 +481,8 @@ def main():
                 name = "vg_%s_gcm_%s_stitched_%d" % (impl, d, rounds)
                 unit = AS.find_unit(module.module_asm, name)
                 nbs = [0, 1, 7, 8, 9, 16, 17, 24, 33] if rounds == 10 else [0, 3, 8, 16, 25]
+                if BREAK:  # the broken twin: one run with the 8-block group and the tail shows it
+                    nbs = [9]
                 for k, nb in enumerate(nbs):
                     seed = rnd.getrandbits(62) | 1
                     seed = seed - seed % 3 + (k % 3) or 1  # a third of them wrap the counter's word
@@ -492,8 +494,10 @@ def main():
                     gcm_cases[impl].append(("G %s %s %d %d %d" % (impl, d, rounds, nb, seed), check))
 
     # -- the short-message dispatch, whole: which kernel each (key, AAD, data) length reaches, and the
-    # arguments (r3..r10 and the stack's) passed on untouched, through the TOC-relative table and bctr
-    for k, (text, dname, stubs) in enumerate(disp):
+    # arguments (r3..r10 and the stack's) passed on untouched, through the TOC-relative table and bctr.
+    # Not in the broken twin: the dispatch runs no vector instruction, so a broken model cannot show in
+    # it, and its 4,752 runs were most of the twin's time
+    for k, (text, dname, stubs) in enumerate([] if BREAK else disp):
         unit = AS.Unit(text, dname)
         for kl in (16, 24, 32):
             for aad in (0, 1, 15, 16, 17, 32, 33, 48, 49, 63, 64):
