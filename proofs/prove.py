@@ -145,6 +145,12 @@ GCM_CASES_PPC64LE_FULL = [(16, 12, 50, 96, 16), (16, 12, 40, 149, 16), (16, 12, 
 # fused block kernels' gcm_loop, whose round keys encrypt_group's inline assembly loads (seal: one group
 # after the first; open: two)
 GCM_CASES_AARCH64 = [(16, 12, 80, 256, 16)]
+# VAES's whole-groups seal (gcm_seal_groups: data of whole 16- or 32-block groups under 4 KiB, the
+# length block in the last group's sum with H^(k+1) made from the table), sealed only: an open of those
+# lengths takes gcm_short's path, whose verdict is not identified yet (docs: Not yet proved). In CI one
+# group with partial AAD; make prove-full adds two groups with an AES-256 key and no AAD
+GCM_SEAL_GROUPS = {"vaes256": [(16, 12, 13, 256, 16)], "vaes512": [(16, 12, 13, 512, 16)]}
+GCM_SEAL_GROUPS_FULL = {"vaes256": [(32, 12, 0, 512, 16)], "vaes512": [(32, 12, 0, 1024, 16)]}
 # make prove-full: longer messages, up to two of the widest aggregation and a tail
 GCM_CASES_FULL = [(16, 12, 256, 512 + 16 * 31 + 7, 16), (32, 12, 17, 1024 + 5, 16), (16, 12, 0, 16 * 71, 16),
                   (16, 1, 0, 0, 16), (24, 16, 0, 16 * 9 + 1, 16), (16, 60, 255, 17, 4)]
@@ -184,7 +190,8 @@ def gcm_cases(impl, full):
         cases = cases + GCM_CASES_AARCH64
     if full:
         cases = cases + (GCM_CASES_PPC64LE_FULL if impl in PPC64LE_IMPLS else GCM_CASES_FULL)
-    return [(op, c) for c in cases for op in ("seal", "open")]
+    seals = GCM_SEAL_GROUPS.get(impl, []) + (GCM_SEAL_GROUPS_FULL.get(impl, []) if full else [])
+    return [(op, c) for c in cases for op in ("seal", "open")] + [("seal", c) for c in seals]
 
 
 # (key bytes, nonce bytes, AAD bytes, payload bytes, tag bytes) of the CCM obligations, each sealed and

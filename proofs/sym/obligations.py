@@ -496,20 +496,23 @@ def _s_candidates(a, d, k):
     (_pick chooses it).
     The shapes of the kernels' comments: all m = a + d + 1 blocks in one sum; the AAD and the data
     each in groups of w (the last one partial), the length block alone or with the data's last group;
-    the whole sequence in groups of w, the partial one last or first."""
+    the whole sequence in groups of w, the partial one last or first. With whole groups of data, the
+    length block may join the last whole group as one group of k + 1 (VAES's whole-groups seal,
+    vaes_body.h gf_hash_group_len, with H^(k+1) = H^k * H made from the table: spec_gcm.ghash)."""
     m = a + d + 1
     out = [[m]]
     for w in (4, 8, 16, 32):
         aa, dd = _split(a, w), _split(d, w)
         out.append(aa + dd + [1])
-        if dd and dd[-1] < w:
+        if dd and (dd[-1] < w or w == k):
             out.append(aa + dd[:-1] + [dd[-1] + 1])
         elif not dd and aa and aa[-1] < w:
             out.append(aa[:-1] + [aa[-1] + 1])
         out.append(_split(m, w))
         if m % w:
             out.append([m % w] + [w] * (m // w))
-    return _unique(c for c in out if max(c) <= k)  # (k: the powers the table holds)
+    # (k: the powers the table holds; k + 1 only in the length-joined shape above)
+    return _unique(c for c in out if max(c) <= k or (max(c) == k + 1 and c[-1] == k + 1))
 
 
 def _check_groups(groups, nblocks, what):
