@@ -150,12 +150,13 @@ GCM_CASES_TAGS = [(16, 12, 1, 1, 15), (32, 12, 0, 17, 14), (24, 12, 13, 0, 13)]
 # fused block kernels' gcm_loop, whose round keys encrypt_group's inline assembly loads (seal: one group
 # after the first; open: two)
 GCM_CASES_AARCH64 = [(16, 12, 80, 256, 16)]
-# VAES's whole-groups seal (gcm_seal_groups: data of whole 16- or 32-block groups under 4 KiB, the
-# length block in the last group's sum with H^(k+1) made from the table), sealed only: an open of those
-# lengths takes gcm_short's path, whose verdict is not identified yet (docs: Not yet proved). In CI one
-# group with partial AAD; make prove-full adds two groups with an AES-256 key and no AAD
-GCM_SEAL_GROUPS = {"vaes256": [(16, 12, 13, 256, 16)], "vaes512": [(16, 12, 13, 512, 16)]}
-GCM_SEAL_GROUPS_FULL = {"vaes256": [(32, 12, 0, 512, 16)], "vaes512": [(32, 12, 0, 1024, 16)]}
+# VAES's data of whole 16- or 32-block groups under 4 KiB: the seal's own kernel (gcm_seal_groups, the
+# length block in the last group's sum with H^(k+1) made from the table); the open's is gcm_short's
+# path (the groups, then the length block alone). In CI one group with partial AAD, sealed, and opened
+# on vaes256 (vaes512's open took 42 s); make prove-full opens both and adds two groups with an AES-256
+# key and no AAD
+GCM_CASES_GROUPS = {"vaes256": [(16, 12, 13, 256, 16)], "vaes512": [(16, 12, 13, 512, 16)]}
+GCM_CASES_GROUPS_FULL = {"vaes256": [(32, 12, 0, 512, 16)], "vaes512": [(32, 12, 0, 1024, 16)]}
 # make prove-full: longer messages, up to two of the widest aggregation and a tail
 GCM_CASES_FULL = [(16, 12, 256, 512 + 16 * 31 + 7, 16), (32, 12, 17, 1024 + 5, 16), (16, 12, 0, 16 * 71, 16),
                   (16, 1, 0, 0, 16), (24, 16, 0, 16 * 9 + 1, 16), (16, 60, 255, 17, 4)]
@@ -198,9 +199,12 @@ def gcm_cases(impl, full):
         cases = cases + GCM_CASES_AARCH64
     if full:
         cases = cases + (GCM_CASES_PPC64LE_FULL if impl in PPC64LE_IMPLS else GCM_CASES_FULL)
-    seals = GCM_SEAL_GROUPS.get(impl, []) + (GCM_SEAL_GROUPS_FULL.get(impl, []) if full else [])
-    return [(op, c) for c in cases for op in ("seal", "open")] + (extra if not full else []) + \
-        [("seal", c) for c in seals]
+    groups = GCM_CASES_GROUPS.get(impl, [])
+    if full:
+        cases = cases + groups + GCM_CASES_GROUPS_FULL.get(impl, [])
+    else:
+        extra += [("seal", c) for c in groups] + [("open", c) for c in groups if impl == "vaes256"]
+    return [(op, c) for c in cases for op in ("seal", "open")] + (extra if not full else [])
 
 
 # (key bytes, nonce bytes, AAD bytes, payload bytes, tag bytes) of the CCM obligations, each sealed and

@@ -834,9 +834,10 @@ def _new_row(v, count):
         raise OverflowError("too many named polynomials")
     v = frozenset(v)
     _POLYS.append(v)
-    pivot = next((e for e in v if count.get(e, 0) <= 1 and not _IN_ROWS.get(e)), None)
+    # (never the constant: then no XOR of rows is the constant 1, and 1 + (rows) has one expression)
+    pivot = next((e for e in v if e and count.get(e, 0) <= 1 and not _IN_ROWS.get(e)), None)
     if pivot is None:
-        pivot = min(v, key=lambda e: (_IN_ROWS.get(e, 0), count.get(e, 0)))
+        pivot = min((e for e in v if e), key=lambda e: (_IN_ROWS.get(e, 0), count.get(e, 0)))
     _POLY_ROWS[pivot] = [v, frozenset((q,))]
     _IN_ROWS.update(v)
     return q
@@ -894,7 +895,11 @@ def name_forms(forms):
         if v:
             v, e2 = _reduce_rows(v)  # rows named by the vectors before this one
             expr ^= e2
-        if v:
+        if v == ONE:
+            # the rows and the constant: the constant stays the atom 1 (named, it would be a second
+            # expression of 1, and a product by it a monomial where the spec's is the other factor)
+            expr ^= ONE
+        elif v:
             expr ^= {_new_row(v, count)}
         _FACTORS[u] = tuple((u - monos) ^ frozenset(expr))
 
