@@ -857,7 +857,9 @@ def _name_top(monos):
             break
         v = v ^ row[0]  # the pivot cancels; what is left is below it
         expr ^= row[1]
-    if v:
+    if v == ONE:  # the constant stays the atom 1, as in name_forms (else 1 has two expressions)
+        expr ^= ONE
+    elif v:
         q = POLY_BASE + len(_POLYS)
         if q >= 1 << 32:
             raise OverflowError("too many named polynomials")
