@@ -154,9 +154,14 @@ GCM_CASES_AARCH64 = [(16, 12, 80, 256, 16)]
 # length block in the last group's sum with H^(k+1) made from the table); the open's is gcm_short's
 # path (the groups, then the length block alone). In CI one group with partial AAD, sealed, and opened
 # on vaes256 (vaes512's open took 42 s); make prove-full opens both and adds two groups with an AES-256
-# key and no AAD
-GCM_CASES_GROUPS = {"vaes256": [(16, 12, 13, 256, 16)], "vaes512": [(16, 12, 13, 512, 16)]}
-GCM_CASES_GROUPS_FULL = {"vaes256": [(32, 12, 0, 512, 16)], "vaes512": [(32, 12, 0, 1024, 16)]}
+# key and no AAD. vaes512 sends one or two groups through gcm_short's unstitched passes instead
+# (vaes512.c, VV_SHORT_GROUPS_*), a seal of exactly one group included: its CI cases are that seal
+# (512 bytes), the kernel's own two groups (1024), and one group and a rest sealed and opened (the
+# passes, then the last pass with the length block); make prove-full adds three groups and a rest,
+# the fused loop group by group
+GCM_CASES_GROUPS = {"vaes256": [(16, 12, 13, 256, 16)], "vaes512": [(16, 12, 13, 512, 16), (16, 12, 13, 1024, 16)]}
+GCM_CASES_GROUPS_FULL = {"vaes256": [(32, 12, 0, 512, 16)], "vaes512": [(32, 12, 0, 1024, 16), (16, 12, 0, 16 * 96 + 5, 16)]}
+GCM_CASES_PASSES = {"vaes512": [(16, 12, 13, 600, 16)]}
 # make prove-full: VAES's long kernels (gcm_seal_long/_open_long, from gcm_long_min = 4 KiB: the
 # pipelined gcm_loop), 16 or 8 groups and a 5-byte tail. AES-128 sealed; AES-256 sealed and opened (an
 # AES-128 open of that length stays group by group: vaes_body.h gcm_piped). 141-194 s each, workers
@@ -203,11 +208,12 @@ def gcm_cases(impl, full):
     groups = GCM_CASES_GROUPS.get(impl, [])
     if full:
         cases = cases + (GCM_CASES_PPC64LE_FULL if impl in PPC64LE_IMPLS else GCM_CASES_FULL) + GCM_CASES_TAGS
-        cases = cases + groups + GCM_CASES_GROUPS_FULL.get(impl, [])
+        cases = cases + groups + GCM_CASES_GROUPS_FULL.get(impl, []) + GCM_CASES_PASSES.get(impl, [])
         extra = list(GCM_CASES_LONG) if impl in ("vaes256", "vaes512") else []
     else:
         extra = [] if impl == "portable" else [("seal", c) for c in GCM_CASES_TAGS] + [("open", GCM_CASES_TAGS[2])]
         extra += [("seal", c) for c in groups] + [("open", c) for c in groups if impl == "vaes256"]
+        extra += [(op, c) for c in GCM_CASES_PASSES.get(impl, []) for op in ("seal", "open")]
     return [(op, c) for c in cases for op in ("seal", "open")] + extra
 
 

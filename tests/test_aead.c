@@ -529,8 +529,9 @@ static void test_gcm_short(const struct aead *m)
 
     size_t lens[256], n = 0;
     for (size_t len = 0; len <= 80; len++) lens[n++] = len;
-    static const size_t groups[] = {8, 16, 32, 64};
-    for (size_t g = 0; g < 4; g++)
+    /* (96: vaes512's three groups, where its seal and open leave gcm_short's passes for the fused loop) */
+    static const size_t groups[] = {8, 16, 32, 64, 96};
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         for (size_t d = 0; d < 5; d++) {
             size_t b = 16 * groups[g] - 32 + 16 * d; /* group edges with 0..2 AAD blocks before them */
             lens[n++] = b - 1;

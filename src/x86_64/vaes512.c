@@ -23,6 +23,14 @@
 #define VV_NAME(x) vaes512_##x
 #define VV_LANES 4
 #define VV_NVEC 8
+/* Messages of at most this many whole groups (with data after them; a seal of exactly one group too)
+   take gcm_short's unstitched passes rather than the fused loop, whose fixed cost one or two 32-block
+   groups do not earn back. Measured on Zen 4 (family 25 model 17, bench/ab, old and new in one
+   process, 2026-12-07): AES-128 seal 512 B +15%, 576 B +23%, 1200 B +16%, 1700 B (three groups) +3%,
+   2600 B -3%; open 512 B +21%, 800 B +17%, 1200 B +7%, 1350 B +5% (AES-256 +6%), three or four
+   groups -1% to +1%. docs/speed.md, "Intel ipsec-mb". */
+#define VV_SHORT_GROUPS_SEAL 2
+#define VV_SHORT_GROUPS_OPEN 2
 typedef __m512i vv_t;
 
 #define vv_bcast128(x) _mm512_broadcast_i32x4(x)

@@ -1115,7 +1115,10 @@ VV_INLINE void VV_NAME(hash_bytes)(struct VV_NAME(gf_sum) *s, const struct VV_NA
    GHASH sum s[q], whose powers start at top (H_(top - q) for position q); acc[q] is XORed into its
    first data block. The messages' rounds run side by side: one message's AES is a chain of rounds
    whose latency leaves the AES units idle between them, and a second, independent chain fills them
-   (and the same for the carry-less products). E(J0) of message q comes back in e[q]. */
+   (and the same for the carry-less products). E(J0) of message q comes back in e[q].
+   decrypt: 0 seal; 1 open, the ciphertext hashed before the rounds (a lone pass: its products fill
+   the AES chain's gaps); 2 open, hashed after them (a pass followed by another: its products then
+   meet the next pass's rounds, which the core reaches sooner with them last). */
 VV_INLINE void VV_NAME(short_pass)(const struct aesni_sched *ks, const struct VV_NAME(hkey) *hk,
                                    struct VV_NAME(gf_sum) *s, const vv_t *base, const __m128i *j0,
                                    const uint8_t *const *in, uint8_t *const *out, size_t rb, int n, size_t pos0,
@@ -1142,6 +1145,7 @@ VV_INLINE void VV_NAME(short_pass)(const struct aesni_sched *ks, const struct VV
             for (int i = 0; i < n; i++) {
                 x[q][i] = i == n - 1 ? vv_load_bytes(in[q] + 16 * VV_LANES * i, last)
                                      : vv_loadu(in[q] + 16 * VV_LANES * i);
+                if (decrypt == 2) continue;
                 vv_t y = vv_shuffle8(x[q][i], bswap);
                 if (i == 0) y = vv_xor(y, vv_zext128(acc[q]));
                 vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
@@ -1174,6 +1178,12 @@ VV_INLINE void VV_NAME(short_pass)(const struct aesni_sched *ks, const struct VV
                 vv_t p = vv_xor(b[q][i], x[q][i]);
                 if (i == n - 1) vv_store_bytes(out[q] + 16 * VV_LANES * i, p, last);
                 else vv_storeu(out[q] + 16 * VV_LANES * i, p);
+                if (decrypt == 2) {
+                    vv_t y = vv_shuffle8(x[q][i], bswap);
+                    if (i == 0) y = vv_xor(y, vv_zext128(acc[q]));
+                    vv_t h = vv_loadu(hk->desc[VV_GROUP - top + pos0 + (size_t)(VV_LANES * i)]);
+                    VV_NAME(gf_mul_add)(&s[q], y, h, VV_NAME(kara_of)(h));
+                }
             } else {
                 vv_t c;
                 if (i == n - 1) {
@@ -1284,9 +1294,31 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
     } else {
         acc = VV_NAME(hash_aad)(hk, aad, aad_len);
         VV_NAME(gf_zero)(&s);
-        /* the whole groups of data through the fused loop; at most GROUP blocks are left */
+        /* the whole groups of data; at most GROUP blocks are left */
         size_t bulk = (len / 16) / VV_GROUP * VV_GROUP;
-        if (bulk) {
+        if (bulk && !piped && bulk <= VV_GROUP * (size_t)(decrypt ? VV_SHORT_GROUPS_OPEN : VV_SHORT_GROUPS_SEAL)) {
+            /* A few groups as passes of their own (VV_SHORT_GROUPS_*): each is the last pass's form,
+               GROUP blocks with acc in block 0 times H_GROUP..H_1, reduced, as the fused loop sums
+               them. The fused loop pays a fixed cost that one or two groups do not earn back: the
+               round keys and powers loaded into its structures, the first group's AES and the last
+               group's products with nothing beside them. Here the next pass's AES rounds depend
+               on nothing this pass hashes, so the core overlaps them by itself (an open's pass
+               hashes after its rounds for that: short_pass's decrypt = 2). */
+            vv_t gbase = VV_NAME(ctr_base)(c, 1);
+            const vv_t gstep = VV_NAME(ctr_step)(VV_GROUP, 1);
+            for (; done < 16 * bulk; done += 16 * VV_GROUP) {
+                const uint8_t *gin = in + done;
+                uint8_t *gout = out + done;
+                __m128i ge; /* E(J0) again: the final pass's comes back in e */
+                VV_NAME(short_pass)(ks, hk, &s, &gbase, &j0, &gin, &gout, 16 * VV_GROUP, VV_NVEC, 0, VV_GROUP,
+                                    &acc, &ge, 1, decrypt ? 2 : 0);
+                acc = VV_NAME(gf_finish)(&s);
+                VV_NAME(gf_zero)(&s);
+                gbase = vv_add32(gbase, gstep);
+            }
+            c = _mm_add_epi32(c, _mm_set_epi32((int)(uint32_t)bulk, 0, 0, 0));
+        } else if (bulk) {
+            /* more groups: the fused loop */
             uint8_t ctr_bytes[16], acc_bytes[16];
             _mm_storeu_si128((__m128i *)(void *)ctr_bytes, _mm_shuffle_epi8(c, shuf128));
             _mm_storeu_si128((__m128i *)(void *)acc_bytes, _mm_shuffle_epi8(acc, bswap128));
@@ -1421,7 +1453,11 @@ __attribute__((noinline)) VV_TARGET static void VV_NAME(gcm_seal_groups_short)(c
                                                                              const uint8_t *in, uint8_t *out,
                                                                              size_t len, uint8_t tag[16])
 {
-    VV_NAME(gcm_seal_groups)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+    /* one group alone takes gcm_short's passes (VV_SHORT_GROUPS_SEAL) */
+    if (VV_SHORT_GROUPS_SEAL && len == 16 * VV_GROUP)
+        VV_NAME(gcm_seal_short)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
+    else
+        VV_NAME(gcm_seal_groups)(sched, hkey, nonce, aad, aad_len, in, out, len, tag);
 }
 
 /* An AES-128 open stays group by group at every length (gcm_piped). */
