@@ -1299,9 +1299,8 @@ VV_INLINE void VV_NAME(gcm_short)(const void *sched, const void *hkey, const uin
         if (bulk && !piped && bulk <= VV_GROUP * (size_t)(decrypt ? VV_SHORT_GROUPS_OPEN : VV_SHORT_GROUPS_SEAL)) {
             /* A few groups as passes of their own (VV_SHORT_GROUPS_*): each is the last pass's form,
                GROUP blocks with acc in block 0 times H_GROUP..H_1, reduced, as the fused loop sums
-               them. The fused loop pays a fixed cost that one or two groups do not earn back: the
-               round keys and powers loaded into its structures, the first group's AES and the last
-               group's products with nothing beside them. Here the next pass's AES rounds depend
+               them. The fused loop pays a fixed cost that one or two groups do not earn back (its
+               first group's AES and its last group's products run with nothing beside them). Here the next pass's AES rounds depend
                on nothing this pass hashes, so the core overlaps them by itself (an open's pass
                hashes after its rounds for that: short_pass's decrypt = 2). */
             vv_t gbase = VV_NAME(ctr_base)(c, 1);
