@@ -9,7 +9,7 @@ length class is mostly what is new in it.
 """
 from . import bits as B
 from . import spec_aes as S
-from .exec import Machine, Unsupported
+from .exec import CTViolation, Machine, Unsupported
 from .intrinsics import COMMON
 
 KEY_OBJ = 8192  # bytes for any vg key or stream object (vg.h's sizes are below this)
@@ -1020,10 +1020,68 @@ def ob_gcm_batch(m, impl, key_len, msgs, open_, again):
 #     and gf.<impl>.polyval_init proves the table the real init writes holds the powers of its H,
 #     which is compared here with the spec's derived H;
 #   the VAES short path (vaes_siv.h: 16- and 32-byte keys, messages up to VG_X86_GCM_SIV_SHORT_MAX):
-#     one kernel call that derives, expands and makes the powers it needs in registers. Nothing to
-#     replace there: the spec takes the true powers of its H (spec_gf.power, squaring as the x86
-#     kernels do) and the normal form of bits.py identifies the kernel's.
+#     one kernel call that derives, expands and makes the powers it needs in registers. Up to
+#     VV_SIV_OPEN_CTR_FIRST bytes nothing is replaced: the spec takes the true powers of its H
+#     (spec_gf.power, squaring as the x86 kernels do) and the normal form of bits.py identifies the
+#     kernel's. Past it the kernel calls siv_powers_group, replaced (_siv_powers_override) by its
+#     specification with H^2..H^GROUP free, as polyval_init is on the general path, and proved by
+#     gf.<impl>.siv_powers: there the stitched open's products of AES terms by true powers (degree
+#     popcount(k) in H's bits) outgrew 20 GB.
 SIV_SHORT_GROUP = {"vaes256": 16, "vaes512": 32}  # VV_GROUP: one reduction's blocks in vaes_siv.h
+SIV_LANES = {"vaes256": 2, "vaes512": 4}  # VV_LANES: blocks a vector
+# the function that makes every power for messages past VV_SIV_OPEN_CTR_FIRST (vaes_siv.h: never
+# inlined, so that it can be proved once and used through its specification)
+SIV_POWERS = {"vaes256": "vaes256_siv_powers_group", "vaes512": "vaes512_siv_powers_group"}
+
+
+def _siv_pow_layout(powers, lanes):
+    """vaes_siv.h struct siv_pow: entry t = H_(GROUP - t) at 16t for t < GROUP (vaes_body.h's hkey
+    order), then LANES zero entries (the vector after H_1)."""
+    out = []
+    for e in reversed(powers):
+        out += e
+    return out + [B.ZERO] * (128 * lanes)
+
+
+def ob_siv_powers(m, impl):
+    """vaes_siv.h siv_powers_group on a symbolic H writes its table (struct siv_pow) with the POLYVAL
+    powers H^1..H^GROUP and the zero entries after them, and writes nothing else; constant time on
+    the same run, H secret. With it, _siv_powers_override is sound."""
+    from . import spec_gf as F
+    g, lanes = SIV_SHORT_GROUP[impl], SIV_LANES[impl]
+    h = sym_bytes("h", 16)
+    hp = m.mem.alloc("siv_pow", 16 * (g + lanes)).base
+    fn = SIV_POWERS[impl]
+    before = [(r, list(r.bits)) for r in m.mem.regions if r.base != hp]
+    m.call(fn, [ptr(hp), h])
+    _unchanged(m, before, fn)
+    memo = {}
+    want = _siv_pow_layout([F.power(F.dot, h, j, memo) for j in range(1, g + 1)], lanes)
+    compare(m.mem.load(hp, 16 * (g + lanes)), want, fn + " table")
+
+
+def _siv_powers_override(m, impl):
+    """Replaces siv_powers_group (VAES's short kernel calls it for messages past 4 KiB) by its
+    specification with the powers H^2..H^GROUP free: it records its argument H and writes the table's
+    layout of [H, E_2, .., E_GROUP] and the zero entries. Sound with gf.<impl>.siv_powers, which proves
+    on a symbolic H, with constant time, that the function writes exactly that layout of H's true
+    powers and nothing else: E_k then stands for H^k, the obligation holding for every value of it.
+    H^1 stays the argument itself, since the kernel also multiplies by h1 from its register (the
+    length block). Returns the H arguments recorded."""
+    g, lanes = SIV_SHORT_GROUP[impl], SIV_LANES[impl]
+    seen = []
+
+    def run(mach, args):
+        hp = B.const_value(args[0])
+        if hp is None:
+            raise CTViolation("siv_powers_group's table through a secret pointer")
+        h = list(args[1])
+        seen.append(h)
+        mach.mem.store(hp, _siv_pow_layout([h] + [sym_bytes(("pow", j), 16) for j in range(2, g + 1)], lanes))
+        return None
+
+    m.overrides[SIV_POWERS[impl]] = run
+    return seen
 
 
 def _siv_free_powers(m, impl):
@@ -1113,6 +1171,7 @@ def _siv_run(m, impl, key_len, aad_len, length, tag, verdict, fresh):
     ip = place(m, "in", data)
     op = m.mem.alloc("out", max(length, 1)).base
     seen, powers = _siv_free_powers(m, impl)
+    seen_p = _siv_powers_override(m, impl) if impl in SIV_POWERS else []
     log = _observe_updates(m, impl, "polyval")
     if tag is None:
         fn = "vg_aes_gcm_siv_seal"
@@ -1128,23 +1187,26 @@ def _siv_run(m, impl, key_len, aad_len, length, tag, verdict, fresh):
     before = [(r, list(r.bits)) for r in m.mem.regions if r.base not in written]
     r = rc(m.call(fn, [ptr(kobj), ptr(np_), i64(12), ptr(ap), i64(aad_len)] + args))
     _unchanged(m, before, fn)
-    if len(seen) > 1:
-        raise Failed("%s: %d POLYVAL keys set up, not one" % (fn, len(seen)))
+    if len(seen) + len(seen_p) > 1:
+        raise Failed("%s: %d POLYVAL keys set up, not one" % (fn, len(seen) + len(seen_p)))
     out = m.mem.load(op, length) if length else []
+    hrec = ("init", seen[0]) if seen else ("powers", seen_p[0]) if seen_p else None
     return (r, out, m.mem.load(tp, 16) if tag is None else None, log, getattr(m, "declassified", None),
-            seen[0] if seen else None, powers, (key, nonce, aad, data))
+            hrec, powers, (key, nonce, aad, data))
 
 
 def _siv_spec_keys(impl, fn, hrec, log, inputs, free, aad_len, length):
     """(the powers, POLYVAL's group sizes) the spec takes for a run. General path (polyval_init was
     called): the recorded H must be the spec's derived H, the powers are the free ones, the groups
     those of the update calls (as gf_groups splits each; the update obligations prove it). Short
-    path: no init and no update call; the true powers of the spec's H and vaes_siv.h's groups."""
+    path: no init and no update call; vaes_siv.h's groups, and the true powers of the spec's H, or,
+    where siv_powers_group was called, the spec's H and the free powers after it (the recorded H
+    must be the spec's)."""
     from . import spec_gf as F, spec_siv as V
     key, nonce, aad, data = inputs
     h, _ = V.derive_keys(key, len(key) // 8, nonce)
-    if hrec is not None:
-        compare(hrec, h, fn + ": polyval_init's H")
+    if hrec is not None and hrec[0] == "init":
+        compare(hrec[1], h, fn + ": polyval_init's H")
         _, cands = _groups_of_run(impl, log, 12)
         groups = cands[0] if cands else []
         _check_groups(groups, (aad_len + 15) // 16 + (length + 15) // 16 + 1, fn + " POLYVAL")
@@ -1152,6 +1214,10 @@ def _siv_spec_keys(impl, fn, hrec, log, inputs, free, aad_len, length):
     if log or impl not in SIV_SHORT_GROUP:
         raise Failed("%s: neither polyval_init nor the whole-message kernel" % fn)
     groups = _siv_short_groups(impl, aad_len, length)
+    if hrec is not None:
+        # past VV_SIV_OPEN_CTR_FIRST: the powers of siv_powers_group's specification
+        compare(hrec[1], h, fn + ": siv_powers_group's H")
+        return [h] + free[1:max(groups)], groups
     memo = {}
     return [F.power(F.dot, h, j, memo) for j in range(1, max(groups) + 1)], groups
 
@@ -1202,7 +1268,9 @@ def ob_siv_open(m, impl, key_len, aad_len, length, again):
         raise Failed("vg_aes_gcm_siv_open: the two runs took different paths before the verdict")
     powers, groups = _siv_spec_keys(impl, "vg_aes_gcm_siv_open", hrec, log, inputs, free, aad_len, length)
     if hrec1 is not None:
-        compare(hrec1, hrec, "vg_aes_gcm_siv_open: polyval_init's H in the second run")
+        if hrec1[0] != hrec[0]:
+            raise Failed("vg_aes_gcm_siv_open: the two runs took different paths before the verdict")
+        compare(hrec1[1], hrec[1], "vg_aes_gcm_siv_open: the POLYVAL key's H in the second run")
     key, nonce, aad, data = inputs
     want, expected = V.siv(key, key_len, nonce, aad, data, powers, groups, decrypt=True, tag=tag)
     compare(out, want, "vg_aes_gcm_siv_open plaintext")

@@ -16,7 +16,8 @@
  *      min(VV_GROUP, blocks of AAD + data + 1), doubled LANES -> 2 -> 4 -> 8 vectors as far as needed
  *      (the same doubling as store_powers in vaes_body.h). The powers go to a stack copy in whole
  *      vectors (struct siv_pow), from which a run starting at any power is two aligned loads and a
- *      lane shift; only the vectors written are wiped.
+ *      lane shift; only the vectors written are wiped. Past VV_SIV_OPEN_CTR_FIRST bytes all of them,
+ *      by siv_powers_group, a call of its own (for the proofs, below).
  *   3. POLYVAL(A || P || L) as one sum when the message is at most VV_GROUP blocks in all (block q of m
  *      multiplied by H_(m - q), one reduction; the zero padding of A's and P's last blocks is the bytes
  *      a byte-granular load leaves zero), else in pieces of VV_GROUP blocks, one reduction each, acc
@@ -128,6 +129,18 @@ VV_INLINE int VV_NAME(siv_powers)(struct VV_NAME(siv_pow) *hp, __m128i h1, size_
         if (j < nv) hp->vec[VV_NVEC - 1 - j] = v[j];
     hp->vec[VV_NVEC] = vv_zero();
     return nv;
+}
+
+/* All GROUP powers, for messages past VV_SIV_OPEN_CTR_FIRST, in a function of its own that is never
+   inlined. There the call is one in a message of over 4 KiB (noise beside its thousands of cycles), and
+   it gives the proofs a function to prove once, on a symbolic H, and then take as that specification at
+   its call: with true powers of H inside the stitched open, every POLYVAL product is a product of AES
+   terms of degree popcount(k) in H's bits, which outgrew 20 GB (docs/proofs-equivalence.md). Shorter
+   messages keep siv_powers inlined: at 64 bytes a call and the vectors' trip through memory would
+   show. */
+__attribute__((noinline)) VV_TARGET static void VV_NAME(siv_powers_group)(struct VV_NAME(siv_pow) *hp, __m128i h1)
+{
+    (void)VV_NAME(siv_powers)(hp, h1, VV_GROUP);
 }
 
 /* s += X_q * H_(top - q) for the blocks q = 0, 1, .. of the nbytes (1..16*GROUP) bytes at p, the last
@@ -316,7 +329,11 @@ VV_INLINE void VV_NAME(siv_short)(const void *sched, size_t key_len, const uint8
     }
     size_t total = (aad_len + 15) / 16 + (len + 15) / 16 + 1;
     struct VV_NAME(siv_pow) hk;
-    int nv = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
+    int nv = VV_NVEC;
+    if (len > VV_SIV_OPEN_CTR_FIRST) /* (then total > GROUP: every power) */
+        VV_NAME(siv_powers_group)(&hk, h1);
+    else
+        nv = VV_NAME(siv_powers)(&hk, h1, total < VV_GROUP ? total : VV_GROUP);
 
     /* 3./4. tag = E_Kenc((S ^ nonce) with bit 127 cleared); CTR from the tag with bit 127 set */
     __m128i s, t;
