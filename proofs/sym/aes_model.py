@@ -114,5 +114,66 @@ def inv_mix_columns(s):
     return _mix(s, [0x0e, 0x0b, 0x0d, 0x09])
 
 
+# ---- rounds as uninterpreted functions ------------------------------------------------------------
+# The rounds without their keys, F = MixColumns o SubBytes o ShiftRows (AESENC's and vcipher's, and
+# FIPS 197's round: SubBytes is bytewise, so it commutes with the byte permutation ShiftRows) and
+# L = SubBytes o ShiftRows (the last round's, and AESE's after its EOR). Normally they are computed.
+# With OPAQUE set (obligations.opaque_rounds), each is one uninterpreted word node of its input
+# (bits.opaque): the instruction models and the spec's cipher then build the same terms from the same
+# round keys and blocks, and an identity of those terms holds for every F and L, so for AES's. That is
+# what makes thousands of chained blocks affordable (CCM's CBC-MAC over 2^16 - 2^8 bytes of AAD and
+# more), where each S-box of every round is otherwise a lut of its own.
+OPAQUE = False
+
+
+def round_f(s):
+    if OPAQUE:
+        return B.opaque("aes_round", [s], 128)
+    return mix_columns(sub_bytes(shift_rows(s)))
+
+
+def round_last(s):
+    if OPAQUE:
+        return B.opaque("aes_round_last", [s], 128)
+    return sub_bytes(shift_rows(s))
+
+
+def mix_columns_of(s):
+    """AESMC: MixColumns; with OPAQUE, of an AESE's output L(x), F(x) (MixColumns o L = F), else
+    the linear map itself."""
+    if OPAQUE:
+        n = B.word_node_of(s)
+        if n is not None and n[0] == "aes_round_last":
+            return round_f(list(n[1][0]))
+    return mix_columns(s)
+
+
+# Their values on integers (byte i of the state = bits 8i..8i+7), for bits.evaluate: the same steps on
+# bytes, as fast as a counterexample over thousands of rounds needs (tests/test_bits.py checks them
+# against the functions above).
+def _xt(b):
+    return ((b << 1) ^ (0x1b if b & 0x80 else 0)) & 0xff
+
+
+def _int_last(v):
+    s = v.to_bytes(16, "little")
+    return bytes(SBOX[s[(i % 4) + 4 * (((i // 4) + (i % 4)) % 4)]] for i in range(16))
+
+
+def _int_round(v):
+    s = _int_last(v)
+    out = bytearray(16)
+    for c in range(4):
+        a = s[4 * c:4 * c + 4]
+        t = a[0] ^ a[1] ^ a[2] ^ a[3]
+        for r in range(4):  # 2 a_r + 3 a_(r+1) + a_(r+2) + a_(r+3) = a_r + t + 2 (a_r + a_(r+1))
+            out[4 * c + r] = a[r] ^ t ^ _xt(a[r] ^ a[(r + 1) % 4])
+    return int.from_bytes(out, "little")
+
+
+B.GENERIC_FNS["aes_round"] = _int_round
+B.GENERIC_FNS["aes_round_last"] = lambda v: int.from_bytes(_int_last(v), "little")
+
+
 def xor(a, b):
     return [x ^ y for x, y in zip(a, b)]

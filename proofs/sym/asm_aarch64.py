@@ -93,7 +93,7 @@ _MEMO = {}
 
 def _memo(f):
     def run(*args):
-        key = (f.__name__,) + tuple(tuple(a) for a in args)
+        key = (f.__name__, A.OPAQUE) + tuple(tuple(a) for a in args)
         r = _MEMO.get(key)
         if r is None:
             r = f(*args)
@@ -106,7 +106,7 @@ def _memo(f):
 # AESE: result = operand1 EOR operand2; result = AESSubBytes(AESShiftRows(result)).
 @_memo
 def aese(d, n):
-    return A.sub_bytes(A.shift_rows(A.xor(d, n)))
+    return A.round_last(A.xor(d, n))  # SubBytes(ShiftRows(.))
 
 
 # AESD: result = operand1 EOR operand2; result = AESInvSubBytes(AESInvShiftRows(result)).
@@ -118,7 +118,7 @@ def aesd(d, n):
 # AESMC: V[d] = AESMixColumns(V[n]).
 @_memo
 def aesmc(n):
-    return A.mix_columns(n)
+    return A.mix_columns_of(n)
 
 
 # AESIMC: V[d] = AESInvMixColumns(V[n]).

@@ -57,13 +57,13 @@ def unstate(s):
 # vtemp2 <- ShiftRows(vtemp1); vtemp3 <- MixColumns(vtemp2); VRT <- vtemp3 XOR RoundKey
 @_memo
 def vcipher(a, k):
-    return A.xor(unstate(A.mix_columns(A.shift_rows(A.sub_bytes(state(a))))), k)
+    return A.xor(unstate(A.round_f(state(a))), k)  # MixColumns(ShiftRows(SubBytes(.)))
 
 
 # vcipherlast: SubBytes, ShiftRows, XOR RoundKey (no MixColumns)
 @_memo
 def vcipherlast(a, k):
-    return A.xor(unstate(A.shift_rows(A.sub_bytes(state(a)))), k)
+    return A.xor(unstate(A.round_last(state(a))), k)  # ShiftRows(SubBytes(.))
 
 
 # vncipher VRT,VRA,VRB: vtemp1 <- InvShiftRows(State); vtemp2 <- InvSubBytes(vtemp1);

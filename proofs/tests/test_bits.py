@@ -203,6 +203,29 @@ def verdicts():
     B.reset_products(False)
 
 
+def opaque_rounds(rnd):
+    """aes_model.OPAQUE (CCM's long AAD): the rounds as word nodes must evaluate to the computed rounds,
+    meet whether reached by AESENC, by the spec's round or by AESE then AESMC, and stay apart for
+    different inputs."""
+    from sym import asm_aarch64 as M, intrinsics as I
+    st, rk = word("os", 128), word("ok", 128)
+    computed = (A.round_f(st), A.round_last(st))
+    A.OPAQUE = True
+    try:
+        f, last = A.round_f(st), A.round_last(st)
+        for _ in range(20):
+            e = env_for([("os", 128)], rnd)
+            check(B.evaluate(f, e) == B.evaluate(computed[0], e), "an opaque round evaluates as the round")
+            check(B.evaluate(last, e) == B.evaluate(computed[1], e), "an opaque last round evaluates as it")
+        spec = A.xor(A.round_f(A.xor(st, rk)), rk)
+        check(I.aesenc(A.xor(st, rk), rk) == spec, "AESENC and the spec's round meet as one node")
+        check(M.aesmc(M.aese(st, rk)) == A.round_f(A.xor(st, rk)), "AESE then AESMC meets the round node")
+        check(I.aesenclast(st, rk) == A.xor(last, rk), "AESENCLAST meets the last round's node")
+        check(A.round_f(A.xor(st, rk)) != f, "different inputs, different nodes")
+    finally:
+        A.OPAQUE = False
+
+
 def main():
     rnd = random.Random(5)
     x, y, z = word("x", 32), word("y", 32), word("z", 8)
@@ -272,6 +295,7 @@ def main():
     env = {("t", i): rnd2.getrandbits(1) for i in range(128)}
     env.update({(n, i): rnd2.getrandbits(1) for n in ("k1", "k2") for i in range(128)})
     check(B.evaluate(a, env) == B.evaluate(b, env), "round 2 evaluates equal")
+    opaque_rounds(rnd)
     products(rnd)
     verdicts()
     print("test_bits: %d failures" % len(FAILS))
