@@ -58,7 +58,8 @@ test: check
 # implementation equal to the spec, and constant time, on clang's IR of the sources), the instruction
 # models checked against this CPU's instructions, the spec transcription checked against spec/, and the
 # negative controls (seeded defects that must fail). PROVE_ONLY=<regex> selects obligations;
-# build-prove/summary.tsv lists them all. prove-full: the larger length bounds (not in CI).
+# build-prove/summary.tsv lists them all. prove-full: the larger length bounds, then the negative controls
+# of its own cases (controls.py --list-full; not in CI).
 PROVE_CMAKE = cmake -S . -B build-prove -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DVG_PROVE=ON \
 	-DVG_BUILD_BENCH=OFF -DVG_OPENSSL_PROVIDER=OFF -DVG_PYTHON=OFF
 prove:
@@ -69,6 +70,7 @@ prove:
 prove-full:
 	$(PROVE_CMAKE)
 	PROVE_FULL=1 ./proofs/prove.py --build build-prove
+	for c in $$(./proofs/controls.py --list-full); do ./proofs/controls.py $$c --build build-prove || exit 1; done
 
 test-native:
 	cmake -S . -B build -DVG_WERROR=ON -DCMAKE_BUILD_TYPE=Release
