@@ -136,8 +136,8 @@ VV_INLINE int VV_NAME(siv_powers)(struct VV_NAME(siv_pow) *hp, __m128i h1, size_
    it gives the proofs a function to prove once, on a symbolic H, and then take as that specification at
    its call: with true powers of H inside the stitched open, every POLYVAL product is a product of AES
    terms of degree popcount(k) in H's bits, which outgrew 20 GB (docs/proofs-equivalence.md). Shorter
-   messages keep siv_powers inlined: at 64 bytes a call and the vectors' trip through memory would
-   show. */
+   messages keep siv_powers inlined, making only the powers they use; their proofs take the true
+   powers. */
 __attribute__((noinline)) VV_TARGET static void VV_NAME(siv_powers_group)(struct VV_NAME(siv_pow) *hp, __m128i h1)
 {
     (void)VV_NAME(siv_powers)(hp, h1, VV_GROUP);
